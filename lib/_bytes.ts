@@ -1,0 +1,77 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+// Small byte helpers shared by the core. Internal: never re-exported from mod.ts.
+
+const encoder = new TextEncoder();
+const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const lenientDecoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+/** UTF-8 bytes of a string. */
+export function utf8(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
+/** Decodes UTF-8, throwing a TypeError on malformed input. A leading BOM is kept. */
+export function decodeUtf8Strict(bytes: Uint8Array): string {
+  return strictDecoder.decode(bytes);
+}
+
+/** Decodes UTF-8, replacing malformed sequences with U+FFFD. A leading BOM is kept. */
+export function decodeUtf8Lenient(bytes: Uint8Array): string {
+  return lenientDecoder.decode(bytes);
+}
+
+/** Concatenates byte arrays into one. */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** True when both arrays hold the same bytes. */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/** Lower-case hex of bytes. */
+export function toHex(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]!];
+  return out;
+}
+
+/** Reads a whole stream into one byte array, refusing to hold more than `limit` bytes. */
+export async function readAllBytes(
+  stream: ReadableStream<Uint8Array>,
+  limit: number = Number.MAX_SAFE_INTEGER,
+  onLimit: () => Error = () => new RangeError(`Cannot read stream: more than ${limit} bytes`),
+): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  const reader = stream.getReader();
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.length;
+      if (total > limit) {
+        await reader.cancel().catch(() => {});
+        throw onLimit();
+      }
+      parts.push(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return parts.length === 1 ? parts[0]! : concatBytes(parts);
+}
