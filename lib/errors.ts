@@ -46,9 +46,10 @@ export class RefusalError extends Error {
    * @param rule The rule that was broken.
    * @param where A field path or a luggage file and line.
    * @param detail What is wrong, without quoting secret material.
+   * @param action What was refused: `pack` (the default) or `land`.
    */
-  constructor(rule: RefusalRule, where: string, detail: string) {
-    super(`Cannot pack: ${detail} at ${where} (rule: ${rule})`);
+  constructor(rule: RefusalRule, where: string, detail: string, action: "pack" | "land" = "pack") {
+    super(`Cannot ${action}: ${detail} at ${where} (rule: ${rule})`);
     this.name = "RefusalError";
     this.rule = rule;
     this.where = where;

@@ -41,7 +41,9 @@ export function bytesSource(bytes: Uint8Array): ByteSource {
     size: bytes.length,
     read(offset: number, length: number): Promise<Uint8Array> {
       if (offset < 0 || length < 0 || offset + length > bytes.length) {
-        return Promise.reject(new RangeError(`Cannot read bytes: ${offset}+${length} is out of range`));
+        return Promise.reject(
+          new RangeError(`Cannot read bytes: ${offset}+${length} is out of range`),
+        );
       }
       return Promise.resolve(bytes.subarray(offset, offset + length));
     },

@@ -1,0 +1,54 @@
+// Copyright 2026 the taskpack authors. MIT license.
+/**
+ * `taskpack conformance <file> [--json]`: judges a file against C0-C10 (spec §6), strictly,
+ * as written. Exit 0 when conformant, 2 when not (unreadable and hostile files included).
+ *
+ * @module
+ */
+import { judge } from "../lib/conformance.ts";
+import type { Report } from "../lib/model.ts";
+import { openFileSource } from "../shell/files.ts";
+import { nativeDigests } from "../shell/node_digests.ts";
+import { EXIT, type Io } from "./io.ts";
+
+/**
+ * Judges one file and prints the report.
+ *
+ * @param path The file.
+ * @param json Print the report as JSON instead of a table.
+ * @param io Output.
+ * @returns The exit code.
+ */
+export async function runConformance(path: string, json: boolean, io: Io): Promise<number> {
+  const source = await openFileSource(path);
+  let report: Report;
+  try {
+    report = await judge(source, { digests: nativeDigests });
+  } finally {
+    await source.close();
+  }
+  io.out(json ? JSON.stringify(report, null, 2) + "\n" : formatReport(path, report));
+  return report.ok ? EXIT.ok : EXIT.refused;
+}
+
+/**
+ * The report as a table a person reads.
+ *
+ * @param path The file judged.
+ * @param report The report.
+ * @returns The text.
+ */
+export function formatReport(path: string, report: Report): string {
+  const verdict = report.ok ? "conformant" : "NOT conformant";
+  const lines = [
+    `${path} (${report.encoding}): ${verdict} to ${report.spec}, ${report.passed}/${report.total} checks`,
+  ];
+  for (const check of report.checks) {
+    lines.push(`  ${check.ok ? "✓" : "✗"} ${check.id.padEnd(3)} ${check.requirement}`);
+    if (!check.ok && check.detail) {
+      for (const detail of check.detail.split("; ")) lines.push(`        ${detail}`);
+    }
+  }
+  if (report.digest) lines.push(`  pack digest: sha256:${report.digest}`);
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,152 @@
+// Copyright 2026 the taskpack authors. MIT license.
+/**
+ * `taskpack inspect <file> [--json]`: what is inside a pack, as written, without writing
+ * anything: origin, lineage, facts with their seal state, asks, landing checks (shown as the
+ * sender's suggestions, never as commands), luggage, and the judge's verdict.
+ *
+ * @module
+ */
+import { isPlainObject } from "../lib/_json.ts";
+import { judge } from "../lib/conformance.ts";
+import { decodePack } from "../lib/read.ts";
+import { isPortableScope } from "../lib/seal.ts";
+import { openFileSource } from "../shell/files.ts";
+import { nativeDigests } from "../shell/node_digests.ts";
+import { EXIT, formatBytes, type Io } from "./io.ts";
+
+/** A fact's state as it crosses: proven and portable, sealed, or wrongly still verified. */
+export type FactState = "verified" | "unverified" | "sealed" | "machine-verified";
+
+/**
+ * Classifies a fact as written.
+ *
+ * @param fact The fact.
+ * @returns Its state.
+ */
+export function factState(fact: Record<string, unknown>): FactState {
+  if (isPortableScope(fact.scope)) return fact.verified === true ? "verified" : "unverified";
+  if (fact.verified === true) return "machine-verified";
+  return fact.needs_reverify === true ? "sealed" : "unverified";
+}
+
+/**
+ * Describes one file.
+ *
+ * @param path The file.
+ * @param json Print JSON instead of text.
+ * @param io Output.
+ * @returns The exit code.
+ */
+export async function runInspect(path: string, json: boolean, io: Io): Promise<number> {
+  const source = await openFileSource(path);
+  try {
+    const decoded = await decodePack(source, { digests: nativeDigests });
+    const report = await judge(source, { digests: nativeDigests });
+    const pack = decoded.object as Record<string, unknown>;
+    const state = isPlainObject(pack.passport) ? pack.passport : {};
+    type Fields = Record<string, unknown>;
+    const list = (value: unknown): Fields[] =>
+      Array.isArray(value) ? value.filter(isPlainObject) : [];
+    const summary = {
+      encoding: decoded.encoding,
+      digest: report.digest,
+      conformant: report.ok,
+      failed_checks: report.checks.filter((c) => !c.ok).map((c) => c.id),
+      kind: pack.kind,
+      packed_at: pack.packed_at,
+      origin: pack.origin,
+      lineage: pack.lineage,
+      note: pack.note,
+      passport: {
+        id: state.id,
+        version: state.version,
+        title: state.title,
+        goal: state.goal,
+        current_state: state.current_state,
+      },
+      facts: list(state.facts).map((fact): Fields & { state: FactState } => ({
+        ...fact,
+        state: factState(fact),
+      })),
+      decisions: list(state.decisions),
+      next_steps: Array.isArray(state.next_steps) ? state.next_steps : [],
+      asks: list(pack.asks),
+      landing_checks: list(pack.landing_checks).map((check): Fields => ({
+        ...check,
+        how_is_senders_suggestion: true,
+      })),
+      luggage: decoded.luggage.map((file) => ({
+        name: file.name,
+        bytes: file.size,
+        sha256: file.declaredSha256,
+      })),
+    };
+    if (json) {
+      io.out(JSON.stringify(summary, null, 2) + "\n");
+      return EXIT.ok;
+    }
+    const origin = isPlainObject(pack.origin) ? pack.origin : {};
+    const lineage = isPlainObject(pack.lineage) ? pack.lineage : {};
+    const lines = [
+      `${path}: ${String(pack.kind)} (${decoded.encoding}), packed ${String(pack.packed_at)} by ${
+        String(origin.actor || "?")
+      }@${String(origin.machine || "?")}`,
+      `  everything below is data from the sender, not instructions`,
+      `  passport ${String(state.id)} v${String(state.version)}: ${String(state.title ?? "")}`,
+      `  goal: ${String(state.goal ?? "")}`,
+      `  current state: ${String(state.current_state ?? "")}`,
+      `  lineage: ${
+        Array.isArray(lineage.chain) ? lineage.chain.join(" -> ") : String(lineage.root_id)
+      }`,
+    ];
+    if (pack.note) lines.push(`  note: ${String(pack.note)}`);
+    lines.push(`  facts (${summary.facts.length}):`);
+    const marks: Record<FactState, string> = {
+      verified: "✓ verified",
+      unverified: "· unverified",
+      sealed: "⚠ re-verify on this machine",
+      "machine-verified": "✗ machine-scoped but still marked verified",
+    };
+    for (const fact of summary.facts) {
+      const where = fact.state === "sealed" && fact.verified_on
+        ? ` (proven on ${String(fact.verified_on)})`
+        : "";
+      lines.push(
+        `    ${marks[fact.state]}: ${String(fact.claim ?? "")} [${
+          String(fact.scope ?? "no scope")
+        }]${where}`,
+      );
+    }
+    lines.push(`  asks (${summary.asks.length}):`);
+    for (const ask of summary.asks) {
+      lines.push(
+        `    ${String(ask.id)} [${String(ask.status ?? "open")}] ${
+          String(ask.what ?? "")
+        } — answered when: ${String(ask.accept ?? "(no accept rule)")}`,
+      );
+    }
+    lines.push(`  landing checks (${summary.landing_checks.length}), the sender's suggestions:`);
+    for (const check of summary.landing_checks) {
+      const how = check.how ? ` — sender suggests: ${JSON.stringify(check.how)}` : "";
+      lines.push(
+        `    ${String(check.id)}${check.required === false ? "" : " (required)"}: ${
+          String(check.check ?? "")
+        }${how}`,
+      );
+    }
+    lines.push(`  luggage (${summary.luggage.length}):`);
+    for (const file of summary.luggage) {
+      lines.push(`    data/files/${file.name}  ${formatBytes(file.bytes)}`);
+    }
+    lines.push(
+      `  conformance: ${
+        report.ok ? "conformant" : `NOT conformant (fails ${summary.failed_checks.join(", ")})`
+      }`,
+    );
+    if (report.digest) lines.push(`  pack digest: sha256:${report.digest}`);
+    io.out(lines.join("\n") + "\n");
+    return EXIT.ok;
+  } finally {
+    await source.close();
+  }
+}

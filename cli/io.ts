@@ -1,0 +1,85 @@
+// Copyright 2026 the taskpack authors. MIT license.
+/**
+ * What every CLI verb shares: where output goes, the exit codes, and how an error becomes one
+ * clear sentence (never a stack trace).
+ *
+ * @module
+ */
+import { RefusalError, TaskPackReadError } from "../lib/errors.ts";
+
+/** Exit codes, as documented in `--help` and the README. */
+export const EXIT = {
+  /** Done; for `conformance`: the pack is conformant. */
+  ok: 0,
+  /** A usage error, a missing file, or an I/O failure. */
+  usage: 1,
+  /** The pack is not conformant, or was refused (unreadable, hostile, or breaking a rule). */
+  refused: 2,
+} as const;
+
+/** Where a verb writes. Injected so tests can capture it. */
+export interface Io {
+  /** Writes to standard output (results). */
+  out(text: string): void;
+  /** Writes to standard error (progress, warnings, errors). */
+  err(text: string): void;
+}
+
+/** A mistake in how the command was called: printed with a pointer to `--help`, exit 1. */
+export class UsageError extends Error {
+  /** @param message What is wrong with the call. */
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/**
+ * Turns any error into one sentence and an exit code.
+ *
+ * @param error What was thrown.
+ * @returns The sentence and the code.
+ */
+export function describeError(error: unknown): { message: string; code: number } {
+  if (error instanceof UsageError) {
+    return { message: `${error.message} (see --help)`, code: EXIT.usage };
+  }
+  if (error instanceof TaskPackReadError || error instanceof RefusalError) {
+    return { message: error.message, code: EXIT.refused };
+  }
+  const nodeCode = (error as { code?: unknown })?.code;
+  if (nodeCode === "ENOENT") {
+    return { message: `No such file or folder: ${pathOf(error)}`, code: EXIT.usage };
+  }
+  if (nodeCode === "EACCES" || nodeCode === "EPERM") {
+    return { message: `Permission denied: ${pathOf(error)}`, code: EXIT.usage };
+  }
+  if (nodeCode === "EISDIR") {
+    return { message: `Expected a file, found a folder: ${pathOf(error)}`, code: EXIT.usage };
+  }
+  if (error instanceof Error) return { message: error.message.split("\n")[0]!, code: EXIT.usage };
+  return { message: String(error), code: EXIT.usage };
+}
+
+function pathOf(error: unknown): string {
+  const path = (error as { path?: unknown })?.path;
+  return typeof path === "string" ? path : "(unknown path)";
+}
+
+/**
+ * Formats a byte count for people: `5.3 KiB`, `1.0 GiB`.
+ *
+ * @param bytes The count.
+ * @returns The text.
+ */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KiB", "MiB", "GiB", "TiB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

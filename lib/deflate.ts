@@ -1,0 +1,172 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+/**
+ * Raw DEFLATE (RFC 1951) over the platform's `CompressionStream` and `DecompressionStream`
+ * (`"deflate-raw"`), native in Deno, Node, Bun and browsers.
+ *
+ * Native deflaters are deterministic for the same sequence of writes, but their output can
+ * depend on how the input was split: Deno's `CompressionStream` ends every write with a sync
+ * flush, so the same bytes written as one chunk or as a thousand give different (valid)
+ * streams. Everything here therefore feeds the deflater fixed {@linkcode DEFLATE_CHUNK}-byte
+ * pieces, whatever the caller's chunks were: the same bytes always deflate to the same bytes
+ * within one runtime, whether they were deflated from memory or streamed. Across runtimes the
+ * output differs (each bundles its own zlib); the inflated bytes never do.
+ *
+ * @module
+ */
+import { readAllBytes } from "./_bytes.ts";
+
+/** The size of the pieces fed to the deflater: 64 KiB. */
+export const DEFLATE_CHUNK = 65_536;
+
+/** Smallest sample {@linkcode looksCompressible} judges; anything shorter counts as compressible. */
+const MIN_SAMPLE = 64;
+
+/**
+ * Deflates bytes held in memory (raw DEFLATE, no zlib or gzip wrapper).
+ *
+ * The output is byte-for-byte what {@linkcode deflateRawStream} gives for the same bytes,
+ * however they are chunked.
+ *
+ * @param bytes The bytes to compress.
+ * @returns The raw DEFLATE stream.
+ *
+ * @example Usage
+ * ```ts
+ * import { deflateRaw } from "./deflate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = new TextEncoder().encode("abc".repeat(1000));
+ * const packed = await deflateRaw(text);
+ * assert.ok(packed.length < 100);
+ * assert.deepEqual(await deflateRaw(text), packed);
+ * ```
+ */
+export async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
+  const deflater = new CompressionStream("deflate-raw");
+  const output = readAllBytes(deflater.readable as ReadableStream<Uint8Array>);
+  const writer = (deflater.writable as WritableStream<Uint8Array>).getWriter();
+  try {
+    for (let offset = 0; offset < bytes.length; offset += DEFLATE_CHUNK) {
+      await writer.write(bytes.subarray(offset, offset + DEFLATE_CHUNK));
+    }
+    await writer.close();
+  } catch (error) {
+    output.catch(() => {});
+    throw error;
+  }
+  return await output;
+}
+
+/**
+ * A transform that deflates a stream (raw DEFLATE). Its input is re-cut into
+ * {@linkcode DEFLATE_CHUNK}-byte pieces before it reaches the deflater, so the output depends
+ * only on the bytes, never on how they were chunked.
+ *
+ * @returns A readable/writable pair usable with `pipeThrough`.
+ *
+ * @example Usage
+ * ```ts
+ * import { deflateRaw, deflateRawStream } from "./deflate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const bytes = new TextEncoder().encode("hello, ".repeat(20_000));
+ * const pieces = [bytes.subarray(0, 7), bytes.subarray(7, 100_001), bytes.subarray(100_001)];
+ * const streamed = await new Response(
+ *   ReadableStream.from(pieces).pipeThrough(deflateRawStream()),
+ * ).bytes();
+ * assert.deepEqual(streamed, await deflateRaw(bytes));
+ * ```
+ */
+export function deflateRawStream(): TransformStream<Uint8Array, Uint8Array> {
+  const deflater = new CompressionStream("deflate-raw");
+  const rechunk = rechunkStream(DEFLATE_CHUNK);
+  // Errors travel both ways through the pipe (abort forward, cancel backward); the pipe's own
+  // promise only repeats them.
+  rechunk.readable.pipeTo(deflater.writable as WritableStream<Uint8Array>).catch(() => {});
+  return { writable: rechunk.writable, readable: deflater.readable as ReadableStream<Uint8Array> };
+}
+
+/**
+ * A transform that inflates a raw DEFLATE stream.
+ *
+ * It does not bound its output: a reader of hostile data must count what comes out and feed
+ * it small pieces of input (as the ZIP reader does).
+ *
+ * @returns A readable/writable pair usable with `pipeThrough`.
+ *
+ * @example Usage
+ * ```ts
+ * import { deflateRaw, inflateRawStream } from "./deflate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = new TextEncoder().encode("round trip");
+ * const packed = await deflateRaw(text);
+ * const back = await new Response(
+ *   ReadableStream.from([packed]).pipeThrough(inflateRawStream()),
+ * ).bytes();
+ * assert.deepEqual(back, text);
+ * ```
+ */
+export function inflateRawStream(): TransformStream<Uint8Array, Uint8Array> {
+  const inflater = new DecompressionStream("deflate-raw");
+  return {
+    writable: inflater.writable as WritableStream<Uint8Array>,
+    readable: inflater.readable as ReadableStream<Uint8Array>,
+  };
+}
+
+/**
+ * Says whether bytes are worth deflating, judging from a sample (the caller passes up to the
+ * first 64 KiB): true when the sample deflates to less than 90% of its size. Samples shorter
+ * than 64 bytes always count as compressible (small entries are deflated whole and stored
+ * when that does not help).
+ *
+ * @param sample The first bytes of the data.
+ * @returns True when deflating is likely to pay.
+ *
+ * @example Usage
+ * ```ts
+ * import { looksCompressible } from "./deflate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(await looksCompressible(new TextEncoder().encode("log line\n".repeat(500))), true);
+ * assert.equal(await looksCompressible(crypto.getRandomValues(new Uint8Array(4096))), false);
+ * ```
+ */
+export async function looksCompressible(sample: Uint8Array): Promise<boolean> {
+  if (sample.length < MIN_SAMPLE) return true;
+  const deflated = await deflateRaw(sample);
+  return deflated.length < sample.length * 0.9;
+}
+
+/** A transform that re-cuts a byte stream into `size`-byte chunks (the last may be shorter). */
+function rechunkStream(size: number): TransformStream<Uint8Array, Uint8Array> {
+  let pending = new Uint8Array(size);
+  let filled = 0;
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      let offset = 0;
+      while (offset < chunk.length) {
+        if (filled === 0 && chunk.length - offset >= size) {
+          // A whole piece straight from the input: hand it on without copying.
+          controller.enqueue(chunk.subarray(offset, offset + size));
+          offset += size;
+          continue;
+        }
+        const take = Math.min(size - filled, chunk.length - offset);
+        pending.set(chunk.subarray(offset, offset + take), filled);
+        filled += take;
+        offset += take;
+        if (filled === size) {
+          controller.enqueue(pending);
+          pending = new Uint8Array(size);
+          filled = 0;
+        }
+      }
+    },
+    flush(controller) {
+      if (filled > 0) controller.enqueue(pending.subarray(0, filled));
+    },
+  });
+}

@@ -1,0 +1,275 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+/**
+ * Landing (TaskPack 0.1 §3.1, §4.2, §4.4, §4.5): reading a pack leniently to resume the work
+ * it carries. {@linkcode land} repairs what can be repaired (re-sealing a machine fact that
+ * arrived verified, skipping a BOM, mapping a retired `.tpx` file, dropping an instruction
+ * field) and says so; it refuses what cannot (broken integrity, unsafe names, credentials,
+ * transcripts, asks with no accept). {@linkcode planLanding} turns a landed pack into the
+ * state of a NEW local passport: required landing checks first, sealed facts to re-verify,
+ * asks to answer, and only then the sender's own next steps.
+ *
+ * @module
+ */
+import { isPlainObject } from "./_json.ts";
+import { type Digests, portableDigests } from "./digests.ts";
+import { RefusalError, TaskPackReadError } from "./errors.ts";
+import type { Ask, Fact, LandingCheck, PackObject, PassportState, Repair } from "./model.ts";
+import { auditLuggage, decodePack, type ReadLimits, type ReadLuggage } from "./read.ts";
+import { assertPackable } from "./refuse.ts";
+import { sealPack } from "./seal.ts";
+import { type ByteSource, bytesSource } from "./source.ts";
+import { isInstructionKey } from "./patterns.ts";
+import { LUGGAGE_PREFIX } from "./bag.ts";
+import { lineageProblem } from "./lineage.ts";
+
+/** Options for {@linkcode land}. */
+export interface LandOptions {
+  /** Hash implementations (default: portable). */
+  digests?: Digests;
+  /** Reader limits. */
+  limits?: Partial<ReadLimits>;
+}
+
+/** A pack that may land, with the repairs that were needed. */
+export interface LandedPack {
+  /** `bag`, `flat` or `tpx`. */
+  readonly encoding: string;
+  /** The pack object after repairs: sealed, free of instruction fields. */
+  readonly object: PackObject;
+  /** What was repaired; empty for a conformant pack. */
+  readonly repairs: readonly Repair[];
+  /** The luggage, verified: each stream re-checks size and CRC as it is read. */
+  readonly luggage: readonly ReadLuggage[];
+}
+
+/**
+ * Reads a pack to land it: every check runs before the caller writes anything. Lenient where
+ * the spec allows (§6: "landing stays lenient"), never about integrity or safety.
+ *
+ * @param input The file.
+ * @param options Digests and limits.
+ * @returns The repaired pack object, the repairs, and the verified luggage.
+ * @throws {TaskPackReadError} When the file is broken or hostile.
+ * @throws {RefusalError} When it carries a credential, a transcript, or an ask with no accept.
+ *
+ * @example Usage
+ * ```ts
+ * import { land } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const flat = {
+ *   taskpack: "0.1",
+ *   encoding: "flat",
+ *   passport: {
+ *     spec: "task-passport-bag/0.1",
+ *     kind: "handoff",
+ *     packed_at: "2026-12-02T16:46:10Z",
+ *     origin: { actor: "alice", machine: "vm", harness: "" },
+ *     lineage: { root_id: "TP-9CB7-J5MK", from_version: 2, chain: ["TP-9CB7-J5MK@2"] },
+ *     note: "",
+ *     passport: { id: "TP-9CB7-J5MK", version: 2, facts: [{ claim: "it builds", verified: true }] },
+ *     asks: [],
+ *     landing_checks: [],
+ *   },
+ *   attachments: [],
+ * };
+ * const landed = await land(new TextEncoder().encode(JSON.stringify(flat)));
+ * assert.equal(landed.object.passport.facts![0]!.verified, false);
+ * assert.equal(landed.repairs[0]!.check, "C6");
+ * ```
+ */
+export async function land(
+  input: ByteSource | Uint8Array,
+  options: LandOptions = {},
+): Promise<LandedPack> {
+  const digests = options.digests ?? portableDigests;
+  const source = input instanceof Uint8Array ? bytesSource(input) : input;
+  const decoded = await decodePack(source, {
+    digests,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+  const fatal = decoded.deviations.find((d) => d.fatal);
+  if (fatal) throw new TaskPackReadError(fatal.code ?? "bag-structure", fatal.where, fatal.detail);
+
+  const repairs: Repair[] = decoded.deviations.map(({ check, where, detail }) => ({
+    check,
+    where,
+    detail,
+  }));
+  const object = decoded.object as Record<string, unknown>;
+  if (object.kind !== "handoff" && object.kind !== "receipt") {
+    throw new TaskPackReadError("wrong-type", "kind", 'kind is not "handoff" or "receipt"');
+  }
+  const state = object.passport;
+  if (!isPlainObject(state) || typeof state.id !== "string" || state.id === "") {
+    throw new TaskPackReadError(
+      "wrong-type",
+      "passport.id",
+      "the pack carries no passport with an id",
+    );
+  }
+  const lineage = lineageProblem(object.lineage);
+  if (lineage) throw new TaskPackReadError("wrong-type", "lineage", lineage);
+
+  const stripped = stripInstructionFields(object, "", repairs) as PackObject;
+  const sealed = sealPack(stripped);
+  repairs.push(...sealed.repairs);
+  assertPackable(sealed.pack, "land");
+
+  for (const audit of await auditLuggage(decoded, { digests })) {
+    if (audit.error) throw audit.error;
+    if (audit.finding) {
+      throw new RefusalError(
+        audit.finding.rule,
+        `${LUGGAGE_PREFIX}${audit.name}:${audit.finding.line}`,
+        audit.finding.rule === "credential"
+          ? "the luggage looks like it carries a credential"
+          : "the luggage looks like a chat transcript",
+        "land",
+      );
+    }
+  }
+  return { encoding: decoded.encoding, object: sealed.pack, repairs, luggage: decoded.luggage };
+}
+
+/** Options for {@linkcode planLanding}. */
+export interface PlanOptions {
+  /** The new local passport id (§3.1: the receiver mints its own). */
+  newId: string;
+  /** This machine's name. */
+  machine: string;
+  /** Restore ✓ on facts proven on this very machine (`verified_on` equals `machine`). */
+  trustMachineFacts?: boolean;
+}
+
+/** The new passport a landing would create, and what a person should be told. */
+export interface LandingPlan {
+  /** The state of the new local passport (version 1 once saved). */
+  readonly state: PassportState;
+  /** Required landing checks, as the sender's suggestions. */
+  readonly requiredChecks: readonly LandingCheck[];
+  /** Facts still to re-verify on this machine. */
+  readonly toReverify: readonly string[];
+  /** Facts whose ✓ was restored because they were proven on this machine. */
+  readonly restored: readonly string[];
+  /** Open asks to answer. */
+  readonly openAsks: readonly Ask[];
+}
+
+/**
+ * Plans the new local passport for a landed handoff (§3.1, §4.4). The sender's id is kept only
+ * in the lineage; next steps are ordered: required landing checks, then re-verifying sealed
+ * facts, then answering open asks, then the sender's own steps. A check's `how` is quoted as
+ * the sender's suggestion and never turned into a command.
+ *
+ * @param pack The landed pack object.
+ * @param options The new id, this machine, and whether to restore same-machine facts.
+ * @returns The plan.
+ *
+ * @example Usage
+ * ```ts
+ * import { planLanding } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const plan = planLanding({
+ *   spec: "task-passport-bag/0.1",
+ *   kind: "handoff",
+ *   packed_at: "2026-12-02T16:46:10Z",
+ *   origin: { actor: "alice", machine: "vm", harness: "" },
+ *   lineage: { root_id: "TP-9CB7-J5MK", from_version: 2, chain: ["TP-9CB7-J5MK@2"] },
+ *   note: "",
+ *   passport: { id: "TP-9CB7-J5MK", version: 2, next_steps: ["publish"] },
+ *   asks: [],
+ *   landing_checks: [{ id: "c1", check: "can render images", how: "run the tool", required: true }],
+ * }, { newId: "TP-NEWW-IDDD", machine: "laptop" });
+ * assert.equal(plan.state.id, "TP-NEWW-IDDD");
+ * assert.deepEqual(plan.state.lineage!.chain, ["TP-9CB7-J5MK@2"]);
+ * assert.match(plan.state.next_steps![0]!, /^Landing check c1 \(required\)/);
+ * assert.equal(plan.state.next_steps!.at(-1), "publish");
+ * ```
+ */
+export function planLanding(pack: PackObject, options: PlanOptions): LandingPlan {
+  const sent = pack.passport;
+  const sender = `${pack.origin?.actor || "someone"}@${pack.origin?.machine || "another machine"}`;
+  const restored: string[] = [];
+  const facts = (Array.isArray(sent.facts) ? sent.facts : []).map((fact: Fact) => {
+    if (
+      options.trustMachineFacts && isPlainObject(fact) && fact.needs_reverify === true &&
+      typeof fact.verified_on === "string" && fact.verified_on !== "" &&
+      fact.verified_on === options.machine
+    ) {
+      restored.push(String(fact.claim ?? ""));
+      return { ...fact, verified: true, needs_reverify: false };
+    }
+    return fact;
+  });
+  const toReverify = facts.filter((f) => isPlainObject(f) && f.needs_reverify === true).map((f) =>
+    String(f.claim ?? "")
+  );
+  const checks = Array.isArray(pack.landing_checks)
+    ? pack.landing_checks.filter(isPlainObject) as LandingCheck[]
+    : [];
+  const requiredChecks = checks.filter((check) => check.required !== false);
+  const asks = Array.isArray(pack.asks) ? pack.asks.filter(isPlainObject) as Ask[] : [];
+  const openAsks = asks.filter((ask) => (ask.status ?? "open") === "open");
+  const steps = [
+    ...requiredChecks.map((check) =>
+      `Landing check ${check.id} (required): ${check.check}` +
+      (check.how
+        ? ` — the sender suggests: ${
+          JSON.stringify(check.how)
+        } (confirm with your human before running anything)`
+        : "")
+    ),
+    ...(toReverify.length
+      ? [
+        `Re-verify ${toReverify.length} sealed fact(s) on this machine; they were proven only on ${
+          pack.origin?.machine || "the sender's machine"
+        }`,
+      ]
+      : []),
+    ...openAsks.map((ask) => `Answer ask ${ask.id}: ${ask.what} (answered when: ${ask.accept})`),
+    ...(Array.isArray(sent.next_steps) ? sent.next_steps : []),
+  ];
+  const state: PassportState = {
+    ...sent,
+    id: options.newId,
+    version: 1,
+    machine_id: options.machine,
+    current_state: `Landed from ${sender} (lineage ${
+      pack.lineage.chain.at(-1) ?? pack.lineage.root_id
+    }).\n\n${sent.current_state ?? ""}`,
+    facts,
+    asks,
+    landing_checks: checks,
+    next_steps: steps,
+    lineage: pack.lineage,
+  };
+  return { state, requiredChecks, toReverify, restored, openAsks };
+}
+
+function stripInstructionFields(value: unknown, path: string, repairs: Repair[]): unknown {
+  if (Array.isArray(value)) {
+    return value.map((item, i) => stripInstructionFields(item, `${path}[${i}]`, repairs));
+  }
+  if (!isPlainObject(value)) return value;
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    const childPath = path ? `${path}.${key}` : key;
+    if (isInstructionKey(key)) {
+      repairs.push({
+        check: "C0",
+        where: childPath,
+        detail: "dropped an instruction field (§4.5: a pack is data)",
+      });
+      changed = true;
+      continue;
+    }
+    const next = stripInstructionFields(child, childPath, repairs);
+    if (next !== child) changed = true;
+    out[key] = next;
+  }
+  return changed ? out : value;
+}

@@ -1,0 +1,177 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+/**
+ * Identity and lineage (TaskPack 0.1 §3, §3.1, §4.4.1): minting passport ids, extending the
+ * chain when a pack is made, and finding the passport a receipt answers.
+ *
+ * @module
+ */
+import type { Lineage, PassportState } from "./model.ts";
+
+/** The id alphabet: digits and capitals without the look-alikes 0, 1, I, L, O and U. */
+export const ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+const ID_PATTERN = new RegExp(`^TP-[${ID_ALPHABET}]{4}-[${ID_ALPHABET}]{4}$`);
+
+/**
+ * Mints a new passport id, `TP-XXXX-XXXX`, from injected randomness (uniform over the
+ * alphabet: biased bytes are drawn again).
+ *
+ * @param randomBytes Returns `n` random bytes (e.g. `crypto.getRandomValues`).
+ * @returns A fresh id.
+ *
+ * @example Usage
+ * ```ts
+ * import { isPassportId, mintPassportId } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const id = mintPassportId((n) => crypto.getRandomValues(new Uint8Array(n)));
+ * assert.equal(isPassportId(id), true);
+ * ```
+ */
+export function mintPassportId(randomBytes: (n: number) => Uint8Array): string {
+  const limit = 256 - (256 % ID_ALPHABET.length);
+  let out = "";
+  while (out.length < 8) {
+    for (const byte of randomBytes(16)) {
+      if (byte < limit && out.length < 8) out += ID_ALPHABET[byte % ID_ALPHABET.length];
+    }
+  }
+  return `TP-${out.slice(0, 4)}-${out.slice(4)}`;
+}
+
+/**
+ * Whether a string is a passport id in the `TP-XXXX-XXXX` shape this implementation mints.
+ *
+ * @param id The candidate.
+ * @returns True for a well-formed id.
+ *
+ * @example Usage
+ * ```ts
+ * import { isPassportId } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(isPassportId("TP-9CB7-J5MK"), true);
+ * assert.equal(isPassportId("TP-0000-0000"), false);
+ * ```
+ */
+export function isPassportId(id: unknown): id is string {
+  return typeof id === "string" && ID_PATTERN.test(id);
+}
+
+/**
+ * Splits a chain entry `<passport id>@<version>`.
+ *
+ * @param entry The entry.
+ * @returns The id and version, or null when the entry is malformed.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseChainEntry } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(parseChainEntry("TP-9CB7-J5MK@2"), { id: "TP-9CB7-J5MK", version: 2 });
+ * assert.equal(parseChainEntry("TP-9CB7-J5MK"), null);
+ * ```
+ */
+export function parseChainEntry(entry: unknown): { id: string; version: number } | null {
+  if (typeof entry !== "string") return null;
+  const match = /^(.+)@(0|[1-9][0-9]{0,15})$/.exec(entry);
+  if (!match) return null;
+  return { id: match[1]!, version: Number(match[2]) };
+}
+
+/**
+ * Checks a lineage: `root_id` a non-empty string, `from_version` a non-negative integer, and,
+ * when a chain is present, entries of the form `id@version` whose first id is `root_id` and
+ * whose last version is `from_version` (§3).
+ *
+ * @param lineage The value found in a pack.
+ * @returns A reason it is malformed, or null.
+ *
+ * @example Usage
+ * ```ts
+ * import { lineageProblem } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(lineageProblem({ root_id: "TP-A", from_version: 2, chain: ["TP-A@2"] }), null);
+ * assert.match(lineageProblem({ root_id: "TP-A", from_version: 3, chain: ["TP-A@2"] })!, /last/);
+ * ```
+ */
+export function lineageProblem(lineage: unknown): string | null {
+  if (typeof lineage !== "object" || lineage === null || Array.isArray(lineage)) {
+    return "lineage is missing or not an object";
+  }
+  const { root_id, from_version, chain } = lineage as Record<string, unknown>;
+  if (typeof root_id !== "string" || root_id === "") return "lineage.root_id is missing";
+  if (typeof from_version !== "number" || !Number.isSafeInteger(from_version) || from_version < 0) {
+    return "lineage.from_version is not a non-negative integer";
+  }
+  if (chain === undefined) return null;
+  if (!Array.isArray(chain) || chain.length === 0) return "lineage.chain is not a non-empty list";
+  const entries = chain.map(parseChainEntry);
+  const bad = entries.findIndex((entry) => entry === null);
+  if (bad >= 0) return `lineage.chain[${bad}] is not of the form <id>@<version>`;
+  if (entries[0]!.id !== root_id) return "lineage.chain does not start at root_id";
+  if (entries[entries.length - 1]!.version !== from_version) {
+    return "the last lineage.chain entry is not at from_version";
+  }
+  return null;
+}
+
+/**
+ * The lineage of a pack made from a passport (§3.1): the passport's kept chain, then its own
+ * entry. A passport that was never landed starts a new chain at itself.
+ *
+ * @param state The passport being packed.
+ * @returns The lineage to write into the pack.
+ *
+ * @example Usage
+ * ```ts
+ * import { lineageForPack } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(lineageForPack({ id: "TP-AAAA-AAAA", version: 2 }), {
+ *   root_id: "TP-AAAA-AAAA",
+ *   from_version: 2,
+ *   chain: ["TP-AAAA-AAAA@2"],
+ * });
+ * const landed = {
+ *   id: "TP-BBBB-BBBB",
+ *   version: 3,
+ *   lineage: { root_id: "TP-AAAA-AAAA", from_version: 2, chain: ["TP-AAAA-AAAA@2"] },
+ * };
+ * assert.deepEqual(lineageForPack(landed).chain, ["TP-AAAA-AAAA@2", "TP-BBBB-BBBB@3"]);
+ * ```
+ */
+export function lineageForPack(state: Pick<PassportState, "id" | "version" | "lineage">): Lineage {
+  const own = `${state.id}@${state.version}`;
+  const kept = state.lineage;
+  if (kept && lineageProblem(kept) === null && Array.isArray(kept.chain)) {
+    return { root_id: kept.root_id, from_version: state.version, chain: [...kept.chain, own] };
+  }
+  return { root_id: state.id, from_version: state.version, chain: [own] };
+}
+
+/**
+ * The passport a receipt answers (§4.4.1): the entry before the last in the chain; for a chain
+ * of one entry, `root_id`.
+ *
+ * @param lineage The receipt's lineage.
+ * @returns The target passport id, or null when the lineage is malformed.
+ *
+ * @example Usage
+ * ```ts
+ * import { receiptTarget } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const chain = ["TP-AAAA-AAAA@2", "TP-BBBB-BBBB@3", "TP-CCCC-CCCC@1"];
+ * assert.equal(receiptTarget({ root_id: "TP-AAAA-AAAA", from_version: 1, chain }), "TP-BBBB-BBBB");
+ * ```
+ */
+export function receiptTarget(lineage: unknown): string | null {
+  if (lineageProblem(lineage) !== null) return null;
+  const { root_id, chain } = lineage as Lineage;
+  if (!Array.isArray(chain) || chain.length < 2) return root_id;
+  return parseChainEntry(chain[chain.length - 2])!.id;
+}

@@ -1,0 +1,461 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+/**
+ * The one chokepoint every pack goes through (TaskPack 0.1 §4.1, §4.2, §4.3, §4.5).
+ *
+ * {@linkcode preparePack} seals the facts, refuses what must not travel (credentials and
+ * transcripts in the pack object and in the whole of every luggage file, asks without
+ * `accept` or `what`, instruction fields, unsafe luggage names), and hashes the luggage in one
+ * streaming pass. The encoders {@linkcode encodeBag} and {@linkcode encodeFlat} accept only
+ * what it returned, so no path writes a pack that skipped those rules.
+ *
+ * @module
+ */
+import { concatBytes, readAllBytes, utf8 } from "./_bytes.ts";
+import { canonicalJson, isPlainObject } from "./_json.ts";
+import { deriveTagFiles, LUGGAGE_PREFIX, PASSPORT_PATH, type TagFiles } from "./bag.ts";
+import { looksCompressible } from "./deflate.ts";
+import { type Digests, portableDigests, sha256Hex } from "./digests.ts";
+import { RefusalError } from "./errors.ts";
+import { flatAttachment, flatText } from "./flat.ts";
+import { lineageForPack } from "./lineage.ts";
+import {
+  type Ask,
+  type LandingCheck,
+  MAX_INLINE_ATTACHMENT_BYTES,
+  PACK_SPEC,
+  type PackKind,
+  type PackObject,
+  type PassportState,
+  type Repair,
+} from "./model.ts";
+import { luggageSetProblem } from "./names.ts";
+import { TextScanner } from "./patterns.ts";
+import { assertPackable } from "./refuse.ts";
+import { sealPack } from "./seal.ts";
+import type { Luggage } from "./source.ts";
+import { writeZip, type ZipWriteEntry } from "./zip_writer.ts";
+
+/** Luggage up to this size is held in memory and deflated whole; larger luggage streams. */
+const SMALL_LUGGAGE = 64 * 1024;
+
+/** Options for {@linkcode buildPackObject}. */
+export interface BuildPackOptions {
+  /** `handoff` (default) or `receipt`. */
+  kind?: PackKind;
+  /** When the pack is made: a `Date` or an ISO string (the core never reads the clock). */
+  packedAt: Date | string;
+  /** The sender's machine name (the core never reads the host name). */
+  machine: string;
+  /** Who packs it. */
+  actor?: string;
+  /** The harness that packs it (default: the passport's `harness`, else empty). */
+  harness?: string;
+  /** One line for the receiver. */
+  note?: string;
+  /** Asks to send; each needs `what` and `accept` (§4.3). */
+  asks?: readonly Partial<Ask>[];
+  /** Landing checks for the receiver (§4.4). */
+  landingChecks?: readonly Partial<LandingCheck>[];
+}
+
+/**
+ * Builds the pack object for a passport (§3): lineage extended from the passport's own
+ * (§3.1), asks and landing checks normalised. Nothing is sealed or refused here: that is
+ * {@linkcode preparePack}'s job, and every encoder requires it.
+ *
+ * @param state The passport state to send.
+ * @param options Kind, time, origin, note, asks, landing checks.
+ * @returns The pack object.
+ *
+ * @example Usage
+ * ```ts
+ * import { buildPackObject } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const pack = buildPackObject(
+ *   { id: "TP-9CB7-J5MK", version: 2, title: "release plugin" },
+ *   {
+ *     packedAt: new Date("2026-12-02T16:46:10.250Z"),
+ *     machine: "vm",
+ *     actor: "alice",
+ *     asks: [{ what: "cover image prompt", accept: "one prompt for 750x400" }],
+ *   },
+ * );
+ * assert.equal(pack.packed_at, "2026-12-02T16:46:10Z");
+ * assert.deepEqual(pack.lineage.chain, ["TP-9CB7-J5MK@2"]);
+ * assert.equal(pack.asks[0].id, "a1");
+ * ```
+ */
+export function buildPackObject(state: PassportState, options: BuildPackOptions): PackObject {
+  if (!isPlainObject(state) || typeof state.id !== "string" || state.id === "") {
+    throw new TypeError("Cannot build pack: the passport state has no id");
+  }
+  const harness = options.harness ?? (typeof state.harness === "string" ? state.harness : "");
+  return {
+    spec: PACK_SPEC,
+    kind: options.kind === "receipt" ? "receipt" : "handoff",
+    packed_at: formatPackedAt(options.packedAt),
+    origin: { actor: options.actor ?? "", machine: options.machine, harness },
+    lineage: lineageForPack({ ...state, version: Number(state.version) || 0 }),
+    note: options.note ?? "",
+    passport: state,
+    asks: (options.asks ?? []).map(normaliseAsk),
+    landing_checks: (options.landingChecks ?? []).map(normaliseCheck),
+  };
+}
+
+/**
+ * Formats a pack time as `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds).
+ *
+ * @param at A `Date` or a string `Date` can parse.
+ * @returns The formatted time.
+ *
+ * @example Usage
+ * ```ts
+ * import { formatPackedAt } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(formatPackedAt("2026-08-16T05:11:04.999+02:00"), "2026-08-16T03:11:04Z");
+ * ```
+ */
+export function formatPackedAt(at: Date | string): string {
+  const date = typeof at === "string" ? new Date(at) : at;
+  if (Number.isNaN(date.getTime())) {
+    throw new RangeError(`Cannot build pack: "${at}" is not a time`);
+  }
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** One luggage file after the chokepoint: hashed, scanned, its storage decided. */
+export interface PreparedLuggage {
+  /** Path under `data/files/`. */
+  readonly name: string;
+  /** Byte count. */
+  readonly size: number;
+  /** Lower-case hex SHA-256. */
+  readonly sha256: string;
+  /** CRC-32, for the ZIP entry. */
+  readonly crc32: number;
+  /** Whether the bag deflates it (large files: decided from a sample; small: by trying). */
+  readonly compress: boolean;
+  /** The bytes, when small enough to be held. */
+  readonly bytes: Uint8Array | null;
+  /** Opens the bytes again for writing. */
+  open(): ReadableStream<Uint8Array>;
+}
+
+/** A pack that passed the chokepoint, ready for either encoding. */
+export interface PreparedPack {
+  /** The sealed pack object. */
+  readonly object: PackObject;
+  /** `data/passport.json`: the canonical JSON of {@linkcode PreparedPack.object}. */
+  readonly passportJson: Uint8Array;
+  /** Luggage in pack order. */
+  readonly luggage: readonly PreparedLuggage[];
+  /** The derived tag files. */
+  readonly tags: TagFiles;
+  /** The pack digest: sha256 of `tagmanifest-sha256.txt`, the same for both encodings. */
+  readonly digest: string;
+  /** The facts sealing changed (empty for a pack that was already sealed). */
+  readonly repairs: readonly Repair[];
+}
+
+/** Options for {@linkcode preparePack}. */
+export interface PrepareOptions {
+  /** Hash implementations (default: portable). */
+  digests?: Digests;
+}
+
+const prepared = new WeakSet<PreparedPack>();
+
+/**
+ * The chokepoint: seals, refuses, hashes. Every pack, in either encoding, is made from its
+ * result.
+ *
+ * @param pack The pack object (from {@linkcode buildPackObject}, or read from a file).
+ * @param luggage The luggage, in pack order.
+ * @param options Digests.
+ * @returns The prepared pack.
+ * @throws {RefusalError} When the pack must not be produced; the message names the rule and
+ * where (a field path, or a luggage file and line), never the secret itself.
+ *
+ * @example Usage
+ * ```ts
+ * import { buildPackObject, luggageFromBytes, preparePack } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const state = {
+ *   id: "TP-9CB7-J5MK",
+ *   version: 2,
+ *   facts: [{ claim: "port 8080 is free", scope: "machine", verified: true }],
+ * };
+ * const pack = buildPackObject(state, { packedAt: "2026-12-02T16:46:10Z", machine: "vm" });
+ * const ready = await preparePack(pack, [luggageFromBytes("brief.txt", "Release brief\n")]);
+ * assert.equal(ready.object.passport.facts![0]!.verified, false);
+ * assert.equal(ready.luggage[0]!.size, 14);
+ * assert.match(ready.digest, /^[0-9a-f]{64}$/);
+ * ```
+ */
+export async function preparePack(
+  pack: PackObject,
+  luggage: readonly Luggage[],
+  options: PrepareOptions = {},
+): Promise<PreparedPack> {
+  const digests = options.digests ?? portableDigests;
+  checkShape(pack);
+  const { pack: sealed, repairs } = sealPack(pack);
+  assertPackable(sealed);
+  const clash = luggageSetProblem(luggage.map((file) => file.name));
+  if (clash) {
+    throw new RefusalError("luggage-name", `${LUGGAGE_PREFIX}${clash.name}`, clash.problem);
+  }
+
+  const files: PreparedLuggage[] = [];
+  for (const file of luggage) files.push(await prepareLuggage(file, digests));
+
+  const passportJson = utf8(canonicalJson(sealed));
+  const tags = deriveTagFiles(sealed, [
+    { path: PASSPORT_PATH, sha256: sha256Hex(digests, passportJson), size: passportJson.length },
+    ...files.map((f) => ({ path: LUGGAGE_PREFIX + f.name, sha256: f.sha256, size: f.size })),
+  ], digests);
+  const result: PreparedPack = Object.freeze({
+    object: sealed,
+    passportJson,
+    luggage: Object.freeze(files),
+    tags,
+    digest: tags.digest,
+    repairs: Object.freeze(repairs),
+  });
+  prepared.add(result);
+  return result;
+}
+
+/** Options for {@linkcode encodeBag}. */
+export interface EncodeBagOptions {
+  /** Hash implementations (default: portable). */
+  digests?: Digests;
+}
+
+/**
+ * Writes a prepared pack as a `.taskpack` (ZIP + BagIt), streaming. Canonical: entries in a
+ * fixed order (tag files, `data/passport.json`, luggage in pack order), every timestamp taken
+ * from `packed_at`, small entries deflated only when that makes them smaller, large ones
+ * stored when a sample shows they do not compress. The same pack gives the same bytes on
+ * every run of a runtime.
+ *
+ * @param pack The result of {@linkcode preparePack}.
+ * @param options Digests.
+ * @returns The archive bytes as a stream.
+ *
+ * @example Usage
+ * ```ts
+ * import { buildPackObject, encodeBag, preparePack } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const pack = buildPackObject({ id: "TP-9CB7-J5MK", version: 1 }, {
+ *   packedAt: "2026-12-02T16:46:10Z",
+ *   machine: "vm",
+ * });
+ * const ready = await preparePack(pack, []);
+ * const first = new Uint8Array(await new Response(encodeBag(ready)).arrayBuffer());
+ * const again = new Uint8Array(await new Response(encodeBag(ready)).arrayBuffer());
+ * assert.deepEqual(first.subarray(0, 4), new Uint8Array([0x50, 0x4b, 0x03, 0x04]));
+ * assert.deepEqual(first, again);
+ * ```
+ */
+export function encodeBag(
+  pack: PreparedPack,
+  options: EncodeBagOptions = {},
+): ReadableStream<Uint8Array> {
+  assertPrepared(pack);
+  const entries: ZipWriteEntry[] = [
+    { name: "bagit.txt", bytes: pack.tags.bagit },
+    { name: "bag-info.txt", bytes: pack.tags.bagInfo },
+    { name: "manifest-sha256.txt", bytes: pack.tags.manifest },
+    { name: "tagmanifest-sha256.txt", bytes: pack.tags.tagManifest },
+    { name: PASSPORT_PATH, bytes: pack.passportJson },
+    ...pack.luggage.map((file): ZipWriteEntry =>
+      file.bytes ? { name: LUGGAGE_PREFIX + file.name, bytes: file.bytes } : {
+        name: LUGGAGE_PREFIX + file.name,
+        size: file.size,
+        crc32: file.crc32,
+        compress: file.compress,
+        open: () => file.open(),
+      }
+    ),
+  ];
+  return writeZip(entries, {
+    modified: zipTime(pack.object.packed_at),
+    digests: options.digests ?? portableDigests,
+  });
+}
+
+/** Options for {@linkcode encodeFlat}. */
+export interface EncodeFlatOptions {
+  /**
+   * The largest attachment to inline. A pack with a bigger one travels as `.taskpack`
+   * (spec §2.2); pass `Infinity` to lift the limit.
+   * @default {1048576}
+   */
+  maxAttachmentBytes?: number;
+}
+
+/**
+ * Writes a prepared pack as a `.taskpack.json` (the flat form).
+ *
+ * @param pack The result of {@linkcode preparePack}.
+ * @param options The inline size limit.
+ * @returns The flat text.
+ * @throws {RefusalError} With rule `flat-too-large` when an attachment is over the limit.
+ *
+ * @example Usage
+ * ```ts
+ * import { buildPackObject, encodeFlat, luggageFromBytes, preparePack } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const pack = buildPackObject({ id: "TP-9CB7-J5MK", version: 1 }, {
+ *   packedAt: "2026-12-02T16:46:10Z",
+ *   machine: "vm",
+ * });
+ * const ready = await preparePack(pack, [luggageFromBytes("n.md", "nested note\n")]);
+ * const flat = JSON.parse(await encodeFlat(ready));
+ * assert.equal(flat.attachments[0].data, "nested note\n");
+ * assert.equal(flat.passport.passport.id, "TP-9CB7-J5MK");
+ * ```
+ */
+export async function encodeFlat(
+  pack: PreparedPack,
+  options: EncodeFlatOptions = {},
+): Promise<string> {
+  assertPrepared(pack);
+  const limit = options.maxAttachmentBytes ?? MAX_INLINE_ATTACHMENT_BYTES;
+  const oversized = pack.luggage.find((file) => file.size > limit);
+  if (oversized) {
+    throw new RefusalError(
+      "flat-too-large",
+      LUGGAGE_PREFIX + oversized.name,
+      `the attachment is ${oversized.size} bytes, over the ${limit}-byte inline limit of the flat ` +
+        "form; send the .taskpack (zip) form, or lift the limit explicitly",
+    );
+  }
+  const attachments = [];
+  for (const file of pack.luggage) {
+    const bytes = file.bytes ?? await readAllBytes(file.open(), file.size);
+    attachments.push(flatAttachment(file.name, bytes, file.sha256));
+  }
+  return flatText(pack.object, attachments);
+}
+
+/**
+ * The ZIP timestamp for a pack: `packed_at`, or 1980-01-01 when it is missing or unreadable
+ * (the earliest time a ZIP can hold), so the archive never depends on the clock.
+ *
+ * @param packedAt The pack's `packed_at`.
+ * @returns The time to write into every header.
+ */
+export function zipTime(packedAt: unknown): Date {
+  const earliest = Date.UTC(1980, 0, 1);
+  const parsed = typeof packedAt === "string" ? Date.parse(packedAt) : Number.NaN;
+  return new Date(Number.isNaN(parsed) || parsed < earliest ? earliest : parsed);
+}
+
+async function prepareLuggage(file: Luggage, digests: Digests): Promise<PreparedLuggage> {
+  const where = LUGGAGE_PREFIX + file.name;
+  const hasher = digests.sha256();
+  const scanner = new TextScanner();
+  const sample: Uint8Array[] = [];
+  let sampled = 0;
+  let crc = 0;
+  let size = 0;
+  const reader = file.open().getReader();
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      hasher.update(value);
+      crc = digests.crc32(value, crc);
+      scanner.push(value);
+      size += value.length;
+      if (sampled < SMALL_LUGGAGE) {
+        const piece = value.subarray(0, SMALL_LUGGAGE - sampled);
+        sample.push(piece.slice());
+        sampled += piece.length;
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  if (size !== file.size) {
+    throw new TypeError(
+      `Cannot pack: ${where} is ${size} bytes, not the ${file.size} declared (did it change?)`,
+    );
+  }
+  const { finding } = scanner.finish();
+  if (finding) {
+    throw new RefusalError(
+      finding.rule,
+      `${where}:${finding.line}`,
+      finding.rule === "credential"
+        ? "the luggage looks like it carries a credential"
+        : "the luggage looks like a chat transcript",
+    );
+  }
+  const head = concatBytes(sample);
+  const small = size <= SMALL_LUGGAGE;
+  return {
+    name: file.name,
+    size,
+    sha256: hasher.digestHex(),
+    crc32: crc >>> 0,
+    compress: small || await looksCompressible(head),
+    bytes: small ? head : null,
+    open: () => file.open(),
+  };
+}
+
+function checkShape(pack: PackObject): void {
+  if (!isPlainObject(pack)) throw new TypeError("Cannot pack: the pack object is not an object");
+  if (pack.spec !== PACK_SPEC) throw new TypeError(`Cannot pack: spec is not "${PACK_SPEC}"`);
+  if (pack.kind !== "handoff" && pack.kind !== "receipt") {
+    throw new TypeError('Cannot pack: kind is not "handoff" or "receipt"');
+  }
+  if (!isPlainObject(pack.passport) || typeof pack.passport.id !== "string" || !pack.passport.id) {
+    throw new TypeError("Cannot pack: the passport state has no id");
+  }
+}
+
+function assertPrepared(pack: PreparedPack): void {
+  if (!prepared.has(pack)) {
+    throw new TypeError(
+      "Cannot encode pack: pass the result of preparePack(), the only way to a pack",
+    );
+  }
+}
+
+function normaliseAsk(ask: Partial<Ask>, index: number): Ask {
+  const status = ask.status === "answered" || ask.status === "dropped" ? ask.status : "open";
+  const out: Ask = {
+    id: text(ask.id) || `a${index + 1}`,
+    to: text(ask.to) || "peer",
+    what: text(ask.what),
+    why: text(ask.why),
+    accept: text(ask.accept),
+    status,
+    answer: ask.answer ?? null,
+  };
+  if (ask.answered_by !== undefined) out.answered_by = text(ask.answered_by);
+  if (ask.answered_at !== undefined) out.answered_at = text(ask.answered_at);
+  return out;
+}
+
+function normaliseCheck(check: Partial<LandingCheck>, index: number): LandingCheck {
+  const id = text(check.id) || `c${index + 1}`;
+  const what = text(check.check);
+  if (!what) throw new TypeError(`Cannot build pack: landing check ${id} has no check text`);
+  return { id, check: what, how: text(check.how), required: check.required !== false };
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value.trim() : value == null ? "" : String(value).trim();
+}

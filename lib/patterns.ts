@@ -1,0 +1,1001 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+/**
+ * What a credential, a chat transcript and an instruction field are (TaskPack 0.1 §4.1, §4.5).
+ *
+ * The writer refuses to pack anything these detectors find, and the judge's checks `C7` and
+ * `C8` call the very same functions, so the two can never disagree (§6).
+ *
+ * - {@linkcode findCredential} finds private key blocks and the token shapes of common
+ *   vendors. Zero-width characters are ignored, so a token split by them is still found.
+ * - {@linkcode findTranscript} finds chat transcripts in text: role-marked lines, chat
+ *   templates (ChatML, `[INST]`, Llama 3, Gemma) and JSON message arrays.
+ * - {@linkcode findTranscriptInValue} finds message arrays in parsed JSON.
+ * - {@linkcode isInstructionKey} tells whether a field name is a forbidden instruction field.
+ * - {@linkcode TextScanner} streams one luggage file through both detectors in bounded memory.
+ *
+ * A {@linkcode Finding} names the detector and the place, never the matched text: reporting a
+ * secret would leak it a second time.
+ *
+ * @module
+ */
+
+/** What a detector found: which rule, which detector and where. Never the matched text. */
+export interface Finding {
+  /** The TaskPack rule broken: `credential` (§4.1, `C7`) or `transcript` (§4.1, `C8`). */
+  rule: "credential" | "transcript";
+  /**
+   * The detector, such as `private-key`, `github-token`, `aws-access-key`, `chatml`,
+   * `role-lines` or `message-array`.
+   */
+  kind: string;
+  /**
+   * Where the match starts: a UTF-16 offset in the text as given (zero-width characters
+   * included), or, from {@linkcode findTranscriptInValue}, the array index of the first message.
+   */
+  index: number;
+}
+
+/** The outcome of scanning one luggage file with {@linkcode TextScanner}. */
+export interface ScanResult {
+  /**
+   * The first finding, with the 1-based line it starts on, or `null`. `index` counts UTF-16
+   * code units of the decoded file (a byte order mark is not counted).
+   */
+  finding: (Finding & { line: number }) | null;
+  /**
+   * Whether the file looks like text: false when its first 8 KiB hold a NUL byte or invalid
+   * UTF-8 (a file starting with a UTF-16 byte order mark is text). Transcripts are only
+   * looked for in text; credentials in every file.
+   */
+  text: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Zero-width characters
+
+const ZERO_WIDTH_TEST = /[\u00AD\u200B-\u200D\u2060\uFEFF]/;
+const ZERO_WIDTH_ALL = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
+
+function isZeroWidth(code: number): boolean {
+  return code === 0x00ad || (code >= 0x200b && code <= 0x200d) || code === 0x2060 ||
+    code === 0xfeff;
+}
+
+function stripZeroWidth(text: string): string {
+  return ZERO_WIDTH_TEST.test(text) ? text.replace(ZERO_WIDTH_ALL, "") : text;
+}
+
+/** Maps an offset in `stripZeroWidth(original)` back to an offset in `original`. */
+function originalOffset(original: string, stripped: number): number {
+  let seen = 0;
+  for (let i = 0; i < original.length; i++) {
+    if (isZeroWidth(original.charCodeAt(i))) continue;
+    if (seen === stripped) return i;
+    seen++;
+  }
+  return original.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Credentials
+
+/**
+ * One token shape. Every match contains one of `anchors`, found with `indexOf` (fast), and
+ * `re` (sticky, so it runs at one place only) decides at `anchor index - back`, or where
+ * `start` says. Every quantifier in `re` is bounded.
+ */
+interface CredentialDetector {
+  readonly kind: string;
+  readonly anchors: readonly string[];
+  readonly re: RegExp;
+  readonly back?: number;
+  readonly start?: (text: string, at: number) => number;
+  readonly accept?: (match: string) => boolean;
+}
+
+/** How many of lower case, upper case and digits appear. */
+function charClasses(s: string): number {
+  const lower = /[a-z]/.test(s) ? 1 : 0;
+  const upper = /[A-Z]/.test(s) ? 1 : 0;
+  const digit = /[0-9]/.test(s) ? 1 : 0;
+  return lower + upper + digit;
+}
+
+/** Random-looking: at least two of lower, upper, digit. For weak prefixes. */
+function looksRandom(match: string, prefixLength: number): boolean {
+  return charClasses(match.slice(prefixLength)) >= 2;
+}
+
+/** `sk-` alone is a weak prefix: demand a digit and a letter, and few hyphens. */
+function looksLikeOpenAiKey(match: string): boolean {
+  const body = match.slice(3);
+  if (!/[0-9]/.test(body) || !/[A-Za-z]/.test(body)) return false;
+  let hyphens = 0;
+  for (let i = 0; i < body.length; i++) if (body.charCodeAt(i) === 0x2d) hyphens++;
+  return hyphens * 8 <= body.length;
+}
+
+/** Counts the digits right before `at` (at most 11) and returns where they start, or -1. */
+function digitRunStart(text: string, at: number): number {
+  let i = at;
+  while (i > 0 && at - i <= 10) {
+    const code = text.charCodeAt(i - 1);
+    if (code < 0x30 || code > 0x39) break;
+    i--;
+  }
+  const run = at - i;
+  return run >= 8 && run <= 10 ? i : -1;
+}
+
+const CREDENTIAL_DETECTORS: readonly CredentialDetector[] = [
+  {
+    kind: "private-key",
+    anchors: ["-----BEGIN "],
+    // RSA, EC, DSA, OPENSSH, ENCRYPTED, plain PKCS#8, and "PGP PRIVATE KEY BLOCK".
+    re: /-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----/y,
+  },
+  {
+    kind: "anthropic-key",
+    anchors: ["sk-ant-"],
+    re: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,250}/y,
+  },
+  {
+    kind: "openai-key",
+    // Legacy `sk-` + 48, `sk-proj-`, `sk-svcacct-`, `sk-admin-`: one shape, random body.
+    anchors: ["sk-"],
+    re: /(?<![A-Za-z0-9_-])sk-(?!ant-)[A-Za-z0-9_-]{32,250}/y,
+    accept: looksLikeOpenAiKey,
+  },
+  {
+    kind: "google-api-key",
+    anchors: ["AIza"],
+    re: /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/y,
+  },
+  {
+    kind: "huggingface-token",
+    anchors: ["hf_"],
+    re: /(?<![A-Za-z0-9_-])hf_[A-Za-z0-9]{30,40}(?![A-Za-z0-9_-])/y,
+    accept: (m) => /[a-z]/.test(m.slice(3)) && /[A-Z]/.test(m),
+  },
+  {
+    kind: "groq-key",
+    anchors: ["gsk_"],
+    re: /(?<![A-Za-z0-9_-])gsk_[A-Za-z0-9]{48,60}(?![A-Za-z0-9_-])/y,
+    accept: (m) => looksRandom(m, 4),
+  },
+  {
+    kind: "replicate-token",
+    anchors: ["r8_"],
+    re: /(?<![A-Za-z0-9_-])r8_[A-Za-z0-9]{30,50}(?![A-Za-z0-9_-])/y,
+    accept: (m) => looksRandom(m, 3),
+  },
+  {
+    kind: "xai-key",
+    anchors: ["xai-"],
+    re: /(?<![A-Za-z0-9_-])xai-[A-Za-z0-9]{70,90}(?![A-Za-z0-9_-])/y,
+    accept: (m) => looksRandom(m, 4),
+  },
+  {
+    kind: "perplexity-key",
+    anchors: ["pplx-"],
+    re: /(?<![A-Za-z0-9_-])pplx-[A-Za-z0-9]{40,60}(?![A-Za-z0-9_-])/y,
+    accept: (m) => looksRandom(m, 5),
+  },
+  {
+    kind: "github-token",
+    anchors: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+    re: /(?<![A-Za-z0-9_-])gh[pousr]_[A-Za-z0-9]{36,251}/y,
+  },
+  {
+    kind: "github-token",
+    anchors: ["github_pat_"],
+    re: /(?<![A-Za-z0-9_-])github_pat_[A-Za-z0-9_]{40,250}/y,
+  },
+  {
+    kind: "gitlab-token",
+    anchors: ["glpat-", "gldt-", "glrt-", "glptt-"],
+    re: /(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]{20,250}/y,
+  },
+  {
+    kind: "npm-token",
+    anchors: ["npm_"],
+    re: /(?<![A-Za-z0-9_-])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_-])/y,
+    accept: (m) => looksRandom(m, 4),
+  },
+  {
+    kind: "pypi-token",
+    // A macaroon: base64 of "\x02\x01\x08pypi.org" (or test.pypi.org) and more.
+    anchors: ["pypi-AgE"],
+    re: /(?<![A-Za-z0-9_-])pypi-AgE[IN][A-Za-z0-9_-]{50,250}/y,
+  },
+  {
+    kind: "aws-access-key",
+    anchors: ["AKIA", "ASIA"],
+    re: /(?<![A-Za-z0-9])A[KS]IA[A-Z0-9]{16}(?![A-Za-z0-9])/y,
+  },
+  {
+    kind: "aws-secret-key",
+    anchors: ["aws_secret_access_key", "AWS_SECRET_ACCESS_KEY", "SecretAccessKey"],
+    re:
+      /(?:aws_secret_access_key|AWS_SECRET_ACCESS_KEY|SecretAccessKey)["']?[ \t]{0,16}[:=][ \t]{0,16}["']?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/y,
+  },
+  {
+    kind: "google-oauth-token",
+    anchors: ["ya29."],
+    re: /(?<![A-Za-z0-9_-])ya29\.[A-Za-z0-9_-]{20,250}/y,
+  },
+  {
+    kind: "google-oauth-token",
+    anchors: ["GOCSPX-"],
+    re: /(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/y,
+  },
+  {
+    kind: "digitalocean-token",
+    anchors: ["dop_v1_", "doo_v1_", "dor_v1_"],
+    re: /(?<![A-Za-z0-9_-])do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/y,
+  },
+  {
+    kind: "azure-key",
+    anchors: ["AccountKey=", "SharedAccessKey="],
+    re: /(?:AccountKey|SharedAccessKey)=[A-Za-z0-9+/]{40,250}/y,
+  },
+  {
+    kind: "slack-token",
+    anchors: ["xox", "xapp-"],
+    re: /(?<![A-Za-z0-9_-])(?:xox[abposr]|xapp)-[0-9]{1,20}-[A-Za-z0-9-]{16,250}/y,
+  },
+  {
+    kind: "slack-webhook",
+    anchors: ["hooks.slack.com/"],
+    re:
+      /hooks\.slack\.com\/(?:services\/T[A-Z0-9]{6,12}\/B[A-Z0-9]{6,12}\/[A-Za-z0-9]{16,40}|(?:workflows|triggers)\/T[A-Z0-9]{6,12}\/[A-Za-z0-9]{6,20}\/[0-9]{6,20}\/[A-Za-z0-9]{16,40})/y,
+  },
+  {
+    kind: "discord-webhook",
+    anchors: ["discord"],
+    re:
+      /discord(?:app)?\.com\/api\/(?:v[0-9]{1,2}\/)?webhooks\/[0-9]{15,25}\/[A-Za-z0-9_-]{50,100}/y,
+  },
+  {
+    kind: "telegram-bot-token",
+    anchors: [":AA"],
+    re: /(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/y,
+    start: digitRunStart,
+  },
+  {
+    kind: "stripe-key",
+    anchors: ["k_live_", "k_test_"],
+    back: 1,
+    re: /(?<![A-Za-z0-9_-])[sr]k_(?:live|test)_[A-Za-z0-9]{20,250}/y,
+  },
+  {
+    kind: "square-token",
+    anchors: ["sq0atp-", "sq0csp-"],
+    re: /(?<![A-Za-z0-9_-])sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}/y,
+  },
+  {
+    kind: "sendgrid-key",
+    anchors: ["SG."],
+    re: /(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/y,
+  },
+  {
+    kind: "twilio-key",
+    anchors: ["SK"],
+    re: /(?<![A-Za-z0-9])SK[0-9a-fA-F]{32}(?![A-Za-z0-9])/y,
+  },
+  {
+    kind: "shopify-token",
+    anchors: ["shpat_", "shpss_", "shpca_", "shppa_"],
+    re: /(?<![A-Za-z0-9_-])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![A-Za-z0-9])/y,
+  },
+];
+
+/**
+ * The earliest credential in `text` (already stripped of zero-width characters) whose anchor
+ * lies at or after `from`. Unless `final`, a match that runs to the end of `text` is left for
+ * the next window: the text after it, not yet seen, could change the verdict.
+ */
+function scanCredentials(
+  text: string,
+  from: number,
+  final: boolean,
+): { kind: string; index: number } | null {
+  let best: { kind: string; index: number } | null = null;
+  for (const detector of CREDENTIAL_DETECTORS) {
+    const back = detector.back ?? 0;
+    for (const anchor of detector.anchors) {
+      let at = text.indexOf(anchor, from);
+      while (at !== -1 && (best === null || at - 10 < best.index)) {
+        const start = detector.start ? detector.start(text, at) : at - back;
+        if (start >= 0 && (best === null || start < best.index)) {
+          detector.re.lastIndex = start;
+          const match = detector.re.exec(text);
+          if (
+            match !== null && (final || detector.re.lastIndex < text.length) &&
+            (detector.accept === undefined || detector.accept(match[0]))
+          ) {
+            best = { kind: detector.kind, index: start };
+            break;
+          }
+        }
+        at = text.indexOf(anchor, at + 1);
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * Finds the first credential in `text`: a private key block (`-----BEGIN … PRIVATE KEY-----`,
+ * including RSA, EC, DSA, OPENSSH, ENCRYPTED and PGP) or a token shape of a common vendor:
+ * AI vendors (OpenAI, Anthropic, Google, Hugging Face, Groq, Replicate, xAI, Perplexity), code
+ * hosts (GitHub, GitLab), registries (npm, PyPI), clouds (AWS, Google OAuth, DigitalOcean,
+ * Azure), chat (Slack, Discord and Telegram), payments (Stripe, Square), SendGrid, Twilio and
+ * Shopify.
+ *
+ * Zero-width characters (U+200B–U+200D, U+2060, U+FEFF, U+00AD) are ignored, so a token split
+ * by them is still found. Hex digests, base64 of random bytes and prose do not match.
+ *
+ * @param text The text to scan.
+ * @returns The earliest finding, whose `index` is an offset in `text` as given, or `null`.
+ *
+ * @example Usage
+ * ```ts
+ * import { findCredential } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const key = ["sk", "ant", "api03"].join("-") + "-" + "x".repeat(40);
+ * const finding = findCredential(`ANTHROPIC_API_KEY=${key}\n`);
+ * assert.deepEqual(finding, { rule: "credential", kind: "anthropic-key", index: 18 });
+ * assert.equal(findCredential("sha256 " + "0123456789abcdef".repeat(4)), null);
+ * ```
+ */
+export function findCredential(text: string): Finding | null {
+  const stripped = stripZeroWidth(text);
+  const found = scanCredentials(stripped, 0, true);
+  if (found === null) return null;
+  const index = stripped === text ? found.index : originalOffset(text, found.index);
+  return { rule: "credential", kind: found.kind, index };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transcripts
+
+const USER_ROLES: readonly string[] = ["User", "USER", "Human", "HUMAN", "Me", "用户", "我"];
+const ASSISTANT_ROLES: readonly string[] = [
+  "Assistant",
+  "ASSISTANT",
+  "AI",
+  "ChatGPT",
+  "Claude",
+  "GPT",
+  "Bot",
+  "助手",
+  "系统",
+  "System",
+  "SYSTEM",
+];
+
+/** Role words by their last UTF-16 unit, so a colon costs one map look-up. */
+const ROLES_BY_LAST_UNIT: ReadonlyMap<number, readonly { word: string; user: boolean }[]> = (() => {
+  const map = new Map<number, { word: string; user: boolean }[]>();
+  const add = (word: string, user: boolean) => {
+    const last = word.charCodeAt(word.length - 1);
+    const list = map.get(last) ?? [];
+    list.push({ word, user });
+    map.set(last, list);
+  };
+  for (const word of USER_ROLES) add(word, true);
+  for (const word of ASSISTANT_ROLES) add(word, false);
+  return map;
+})();
+
+function isBlank(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x3000;
+}
+
+/** Markers allowed before a role at the start of a line: blanks, `>`, `#`, `*`, `-`. */
+function isLineMarker(code: number): boolean {
+  return isBlank(code) || code === 0x3e || code === 0x23 || code === 0x2a || code === 0x2d;
+}
+
+/**
+ * If the colon at `colon` ends a role marker at the start of a line, returns the side of the
+ * role (user or not) and where its line starts; otherwise null. `lineStartAt0` says whether
+ * offset 0 is the start of a line.
+ */
+function roleAtColon(
+  text: string,
+  colon: number,
+  lineStartAt0: boolean,
+): { user: boolean; lineStart: number } | null {
+  let end = colon;
+  while (end > 0 && colon - end < 8 && isBlank(text.charCodeAt(end - 1))) end--;
+  if (end >= 2 && text.charCodeAt(end - 1) === 0x2a && text.charCodeAt(end - 2) === 0x2a) {
+    end -= 2;
+    while (end > 0 && colon - end < 16 && isBlank(text.charCodeAt(end - 1))) end--;
+  }
+  if (end === 0) return null;
+  const candidates = ROLES_BY_LAST_UNIT.get(text.charCodeAt(end - 1));
+  if (candidates === undefined) return null;
+  for (const { word, user } of candidates) {
+    const wordStart = end - word.length;
+    if (wordStart < 0 || !text.startsWith(word, wordStart)) continue;
+    let p = wordStart;
+    while (p > 0 && wordStart - p < 64 && isLineMarker(text.charCodeAt(p - 1))) p--;
+    const before = p === 0 ? -1 : text.charCodeAt(p - 1);
+    if (p === 0 ? lineStartAt0 : before === 0x0a || before === 0x0d) return { user, lineStart: p };
+  }
+  return null;
+}
+
+const CHATML_AT = /<\|im_start\|>[ \t]{0,8}(?:user|assistant|system|tool|function)\b/y;
+const TEMPLATE_AT =
+  /(?:<\|start_header_id\|>(?:user|assistant|system|tool|ipython)<\|end_header_id\|>|<start_of_turn>(?:user|model))/y;
+const ROLE_KEY_AT =
+  /role\\?["'][ \t\r\n]{0,16}:[ \t\r\n]{0,16}\\?["'](?:user|assistant|system|tool)\\?["']/y;
+const CONTENT_KEY_AT = /content\\?["'][ \t\r\n]{0,16}:/y;
+
+/** Where a transcript detector saw something, as the caller locates it. */
+interface Place {
+  index: number;
+  line: number;
+}
+
+/**
+ * Transcript evidence gathered over one text or one stream. Counters remember the absolute
+ * position of what they counted last, so text scanned twice (the overlap window) is not
+ * counted twice.
+ */
+class TranscriptTracker {
+  #user: Place | null = null;
+  #assistant: Place | null = null;
+  #chatmlFirst: Place | null = null;
+  #chatmlRole = false;
+  #chatmlCount = 0;
+  #chatmlLast: number[] = [-1, -1];
+  #templateFirst: Place | null = null;
+  #templateCount = 0;
+  #templateLast: number[] = [-1, -1];
+  #inst: Place | null = null;
+  #instAt = -1;
+  #roleFirst: Place | null = null;
+  #roleCount = 0;
+  #roleLast = -1;
+  #contentCount = 0;
+  #contentLast = -1;
+
+  /**
+   * Scans `text` from `from`. `base` is the absolute offset of `text[0]` in the stream (to
+   * de-duplicate), `locate` turns an offset in `text` into a reportable place. Unless `final`,
+   * a match that runs to the end of `text` is left for the next window.
+   */
+  scan(
+    text: string,
+    from: number,
+    final: boolean,
+    base: number,
+    lineStartAt0: boolean,
+    locate: (offset: number) => Place,
+  ): { kind: string; place: Place } | null {
+    const complete = (end: number) => final || end < text.length;
+
+    // (a) Role markers at the start of lines, on both sides. The earliest of each side wins.
+    if (this.#user === null || this.#assistant === null) {
+      let userAt = -1;
+      let assistantAt = -1;
+      for (const colonChar of [":", "："]) {
+        let sawUser = this.#user !== null;
+        let sawAssistant = this.#assistant !== null;
+        for (
+          let at = text.indexOf(colonChar, from);
+          at !== -1;
+          at = text.indexOf(colonChar, at + 1)
+        ) {
+          const role = roleAtColon(text, at, lineStartAt0);
+          if (role === null) continue;
+          if (role.user && !sawUser) {
+            sawUser = true;
+            if (userAt === -1 || role.lineStart < userAt) userAt = role.lineStart;
+          } else if (!role.user && !sawAssistant) {
+            sawAssistant = true;
+            if (assistantAt === -1 || role.lineStart < assistantAt) assistantAt = role.lineStart;
+          }
+          if (sawUser && sawAssistant) break;
+        }
+      }
+      if (this.#user === null && userAt !== -1) this.#user = locate(userAt);
+      if (this.#assistant === null && assistantAt !== -1) this.#assistant = locate(assistantAt);
+    }
+    if (this.#user !== null && this.#assistant !== null) {
+      const first = this.#user.index < this.#assistant.index ? this.#user : this.#assistant;
+      return { kind: "role-lines", place: first };
+    }
+
+    // (b) Chat templates: ChatML, Llama 3 headers and Gemma turns, `[INST]` … `[/INST]`.
+    const markers = [["<|im_start|>", CHATML_AT], ["<|im_end|>", null]] as const;
+    for (let m = 0; m < markers.length; m++) {
+      const [marker, re] = markers[m]!;
+      for (let at = text.indexOf(marker, from); at !== -1; at = text.indexOf(marker, at + 1)) {
+        if (!complete(at + marker.length) || base + at <= this.#chatmlLast[m]!) continue;
+        this.#chatmlLast[m] = base + at;
+        this.#chatmlCount++;
+        if (re !== null) {
+          re.lastIndex = at;
+          this.#chatmlRole ||= re.test(text) && complete(re.lastIndex);
+        }
+        this.#chatmlFirst ??= locate(at);
+        if (this.#chatmlRole && this.#chatmlCount >= 2) {
+          return { kind: "chatml", place: this.#chatmlFirst };
+        }
+      }
+    }
+    const turns = ["<|start_header_id|>", "<start_of_turn>"];
+    for (let m = 0; m < turns.length; m++) {
+      const marker = turns[m]!;
+      for (let at = text.indexOf(marker, from); at !== -1; at = text.indexOf(marker, at + 1)) {
+        if (base + at <= this.#templateLast[m]!) continue;
+        TEMPLATE_AT.lastIndex = at;
+        if (!TEMPLATE_AT.test(text) || !complete(TEMPLATE_AT.lastIndex)) continue;
+        this.#templateLast[m] = base + at;
+        this.#templateCount++;
+        this.#templateFirst ??= locate(at);
+        if (this.#templateCount >= 2) return { kind: "chat-template", place: this.#templateFirst };
+      }
+    }
+    if (this.#inst === null) {
+      const at = text.indexOf("[INST]", from);
+      if (at !== -1) {
+        this.#inst = locate(at);
+        this.#instAt = base + at;
+      }
+    }
+    if (this.#inst !== null) {
+      const after = Math.max(from, this.#instAt - base);
+      if (text.indexOf("[/INST]", after) !== -1) return { kind: "llama-inst", place: this.#inst };
+    }
+
+    // (c) JSON message arrays: two `"role": "<role>"` and two `"content":` keys.
+    for (const [key, re] of [["role", ROLE_KEY_AT], ["content", CONTENT_KEY_AT]] as const) {
+      for (let at = text.indexOf(key, from); at !== -1; at = text.indexOf(key, at + 1)) {
+        const before = at > 0 ? text.charCodeAt(at - 1) : 0;
+        if (before !== 0x22 && before !== 0x27) continue;
+        re.lastIndex = at;
+        if (!re.test(text) || !complete(re.lastIndex)) continue;
+        if (key === "role" && base + at > this.#roleLast) {
+          this.#roleLast = base + at;
+          this.#roleCount++;
+          this.#roleFirst ??= locate(at - 1);
+        } else if (key === "content" && base + at > this.#contentLast) {
+          this.#contentLast = base + at;
+          this.#contentCount++;
+        }
+      }
+    }
+    if (this.#roleFirst !== null && this.#roleCount >= 2 && this.#contentCount >= 2) {
+      return { kind: "message-array", place: this.#roleFirst };
+    }
+    return null;
+  }
+}
+
+/**
+ * Finds a chat transcript in `text`. Three shapes count:
+ *
+ * - `role-lines`: at least one line starting with a user-side marker (`User`, `Human`, `Me`,
+ *   `用户`, `我`, or upper-case `USER`, `HUMAN`) and one with an assistant-side marker
+ *   (`Assistant`, `AI`, `ChatGPT`, `Claude`, `GPT`, `Bot`, `助手`, `系统`, `System`, …), each
+ *   followed by `:` or `：`. Blanks, `>`, `#`, `*`, `-` and `**` may come first.
+ * - `chatml` (`<|im_start|>user` … `<|im_end|>`), `llama-inst` (`[INST]` then `[/INST]`) and
+ *   `chat-template` (two Llama 3 header or Gemma turn markers).
+ * - `message-array`: two `"role": "user|assistant|system|tool"` keys and two `"content"` keys,
+ *   quoted with `"` or `'`, escaped or not.
+ *
+ * Prose about "the user", a YAML `user: alice`, one `User:` line or one message do not count.
+ *
+ * @param text The text to scan.
+ * @returns The first finding, whose `index` is an offset in `text` as given, or `null`.
+ *
+ * @example Usage
+ * ```ts
+ * import { findTranscript } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const chat = "User: is the build green?\nAssistant: yes, on my machine.\n";
+ * assert.deepEqual(findTranscript(chat), { rule: "transcript", kind: "role-lines", index: 0 });
+ * assert.equal(findTranscript("The user asked the assistant to retry.\nuser: alice\n"), null);
+ * ```
+ */
+export function findTranscript(text: string): Finding | null {
+  const stripped = stripZeroWidth(text);
+  const locate = stripped === text
+    ? (offset: number): Place => ({ index: offset, line: 0 })
+    : (offset: number): Place => ({ index: originalOffset(text, offset), line: 0 });
+  const found = new TranscriptTracker().scan(stripped, 0, true, 0, true, locate);
+  return found === null ? null : { rule: "transcript", kind: found.kind, index: found.place.index };
+}
+
+const MESSAGE_ROLES: ReadonlySet<string> = new Set([
+  "user",
+  "assistant",
+  "system",
+  "tool",
+  "model",
+  "human",
+]);
+
+function isMessage(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  const role = record["role"];
+  return typeof role === "string" && MESSAGE_ROLES.has(role.toLowerCase()) &&
+    (Object.hasOwn(record, "content") || Object.hasOwn(record, "parts"));
+}
+
+function childPath(path: string, key: string): string {
+  if (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)) return path === "" ? key : `${path}.${key}`;
+  return `${path}[${JSON.stringify(key)}]`;
+}
+
+/**
+ * Finds a chat transcript in a parsed JSON value: an array holding two or more objects that
+ * each have a string `role` (`user`, `assistant`, `system`, `tool`, `model` or `human`, any
+ * case) and a `content` (or Gemini-style `parts`) field. Strings are not read: pass them to
+ * {@linkcode findTranscript}.
+ *
+ * @param value The value, as `JSON.parse` returns it.
+ * @param root The path of `value` itself, prefixed to the reported path.
+ * @returns The path of the first such array (`passport.history`, `items[2].messages`) and a
+ * finding whose `index` is the array index of its first message, or `null`.
+ *
+ * @example Usage
+ * ```ts
+ * import { findTranscriptInValue } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const pack = {
+ *   passport: {
+ *     history: [
+ *       { role: "user", content: "fix the build" },
+ *       { role: "assistant", content: "done" },
+ *     ],
+ *   },
+ * };
+ * assert.deepEqual(findTranscriptInValue(pack), {
+ *   path: "passport.history",
+ *   finding: { rule: "transcript", kind: "message-array", index: 0 },
+ * });
+ * assert.equal(findTranscriptInValue({ role: "user", content: "one message" }), null);
+ * ```
+ */
+export function findTranscriptInValue(
+  value: unknown,
+  root = "",
+): { path: string; finding: Finding } | null {
+  const seen = new WeakSet<object>();
+  const stack: { value: unknown; path: string }[] = [{ value, path: root }];
+  while (stack.length > 0) {
+    const { value: current, path } = stack.pop()!;
+    if (typeof current !== "object" || current === null || seen.has(current)) continue;
+    seen.add(current);
+    if (Array.isArray(current)) {
+      let first = -1;
+      let count = 0;
+      for (let i = 0; i < current.length; i++) {
+        if (!isMessage(current[i])) continue;
+        if (first === -1) first = i;
+        count++;
+      }
+      if (count >= 2) {
+        return { path, finding: { rule: "transcript", kind: "message-array", index: first } };
+      }
+      for (let i = current.length - 1; i >= 0; i--) {
+        stack.push({ value: current[i], path: `${path}[${i}]` });
+      }
+    } else {
+      const keys = Object.keys(current);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        stack.push({
+          value: (current as Record<string, unknown>)[key],
+          path: childPath(path, key),
+        });
+      }
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Instruction fields
+
+const INSTRUCTION_KEYS: ReadonlySet<string> = new Set([
+  "system_prompt",
+  "prompt_for_agent",
+  "agent_directive",
+  "agent_directives",
+  "directive",
+  "directives",
+  "to_the_agent",
+  "for_the_ai",
+  "ai_instructions",
+  "execute",
+  "run_this",
+  "commands_to_run",
+]);
+
+/**
+ * Whether a field name is an instruction field, which a pack must not contain (TaskPack 0.1
+ * §4.5): one that starts with `how_to_use`, contains `instruction`, or is `system_prompt`,
+ * `prompt_for_agent`, `agent_directive(s)`, `directives`, `to_the_agent`, `for_the_ai`,
+ * `ai_instructions`, `execute`, `run_this` or `commands_to_run`. Case, camelCase, `-` and
+ * spaces do not matter (`How-To-Use`, `systemPrompt`).
+ *
+ * @param key The field name.
+ * @returns True when the field is forbidden.
+ *
+ * @example Usage
+ * ```ts
+ * import { isInstructionKey } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(isInstructionKey("how_to_use_this_file"), true);
+ * assert.equal(isInstructionKey("Agent-Instructions"), true);
+ * assert.equal(isInstructionKey("next_steps"), false);
+ * assert.equal(isInstructionKey("note_to_reader"), false);
+ * ```
+ */
+export function isInstructionKey(key: string): boolean {
+  const normal = key
+    .trim()
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .replace(/[\s\-_]+/g, "_");
+  return normal.startsWith("how_to_use") || normal.includes("instruction") ||
+    INSTRUCTION_KEYS.has(normal);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streaming scan of luggage
+
+/** Chars at the start of a carried-over window that were already scanned with full context. */
+const CONTEXT = 128;
+const MIN_OVERLAP = 512;
+const TEXT_PROBE_BYTES = 8192;
+
+/**
+ * Streams one luggage file through {@linkcode findCredential} and {@linkcode findTranscript}
+ * in bounded memory: each chunk is decoded once and scanned once, together with an overlap
+ * window carried from the previous chunk so a token straddling a chunk boundary is found.
+ *
+ * The file is decoded as UTF-8 (invalid bytes become U+FFFD, so credentials are found in
+ * binary files too), or as UTF-16 when it starts with a byte order mark. Transcripts are only
+ * looked for while the file looks like text (see {@linkcode ScanResult.text}). Scanning
+ * stops at the first finding.
+ *
+ * @example Usage
+ * ```ts
+ * import { TextScanner } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const token = "gh" + "p_" + "A".repeat(36);
+ * const bytes = new TextEncoder().encode(`line one\nexport TOKEN=${token}\n`);
+ * const scanner = new TextScanner();
+ * for (let i = 0; i < bytes.length; i += 7) scanner.push(bytes.subarray(i, i + 7));
+ * const result = scanner.finish();
+ * assert.equal(result.text, true);
+ * assert.equal(result.finding?.kind, "github-token");
+ * assert.equal(result.finding?.line, 2);
+ * assert.equal(result.finding?.index, 22);
+ * ```
+ */
+export class TextScanner {
+  #overlap: number;
+  #head: Uint8Array | null = new Uint8Array(0);
+  #decoder: TextDecoder | null = null;
+  #utf8 = true;
+  #probe: TextDecoder | null = new TextDecoder("utf-8", { fatal: true });
+  #probed = 0;
+  #text = true;
+  #tail = "";
+  #tailBase = 0;
+  #tailStrippedBase = 0;
+  #tailLines = 0;
+  #atFileStart = true;
+  #tracker = new TranscriptTracker();
+  #credential: (Finding & { line: number }) | null = null;
+  #transcript: (Finding & { line: number }) | null = null;
+  #finished = false;
+
+  /**
+   * Creates a scanner for one file.
+   *
+   * @param options `overlap`: how many UTF-16 units of the previous chunk are scanned again
+   * with the next one (default 1024, at least 512).
+   */
+  constructor(options: { overlap?: number } = {}) {
+    const overlap = options.overlap ?? 1024;
+    if (!Number.isFinite(overlap) || overlap < 0) {
+      throw new RangeError(`Cannot scan: overlap must be a non-negative number, got ${overlap}`);
+    }
+    this.#overlap = Math.max(MIN_OVERLAP, Math.floor(overlap));
+  }
+
+  /**
+   * Feeds the next bytes of the file.
+   *
+   * @param chunk The bytes, in file order. The scanner does not keep a reference to them.
+   */
+  push(chunk: Uint8Array): void {
+    if (this.#finished) throw new TypeError("Cannot push: the scanner has finished");
+    if (chunk.length === 0) return;
+    if (this.#head !== null) {
+      const head = new Uint8Array(this.#head.length + chunk.length);
+      head.set(this.#head);
+      head.set(chunk, this.#head.length);
+      if (head.length < 2) {
+        this.#head = head;
+        return;
+      }
+      this.#head = null;
+      this.#start(head);
+      chunk = head;
+    }
+    this.#probeText(chunk);
+    if (this.#done()) return;
+    this.#scan(this.#decoder!.decode(chunk, { stream: true }), false);
+  }
+
+  /**
+   * Ends the file and returns what was found.
+   *
+   * @returns The first finding, if any, and whether the file looks like text.
+   */
+  finish(): ScanResult {
+    if (!this.#finished) {
+      let rest: Uint8Array = new Uint8Array(0);
+      if (this.#head !== null) {
+        rest = this.#head;
+        this.#head = null;
+        this.#start(rest);
+        this.#probeText(rest);
+      }
+      if (this.#probe !== null) {
+        try {
+          this.#probe.decode();
+        } catch {
+          this.#text = false;
+        }
+        this.#probe = null;
+      }
+      if (!this.#done()) this.#scan(this.#decoder!.decode(rest), true);
+      this.#finished = true;
+      this.#tail = "";
+    }
+    return {
+      finding: this.#credential ?? (this.#text ? this.#transcript : null),
+      text: this.#text,
+    };
+  }
+
+  /** Chooses the decoding from the first bytes. */
+  #start(head: Uint8Array): void {
+    if (head[0] === 0xff && head[1] === 0xfe) this.#decoder = new TextDecoder("utf-16le");
+    else if (head[0] === 0xfe && head[1] === 0xff) this.#decoder = new TextDecoder("utf-16be");
+    else this.#decoder = new TextDecoder("utf-8");
+    if (this.#decoder.encoding !== "utf-8") {
+      this.#utf8 = false;
+      this.#probe = null;
+    }
+  }
+
+  /** Looks for NUL bytes and invalid UTF-8 in the first 8 KiB. */
+  #probeText(chunk: Uint8Array): void {
+    if (!this.#utf8 || this.#probe === null) return;
+    const part = chunk.subarray(0, TEXT_PROBE_BYTES - this.#probed);
+    this.#probed += part.length;
+    if (part.includes(0)) this.#text = false;
+    if (this.#text) {
+      try {
+        this.#probe.decode(part, { stream: true });
+      } catch {
+        this.#text = false;
+      }
+    }
+    if (!this.#text || this.#probed >= TEXT_PROBE_BYTES) this.#probe = null;
+  }
+
+  /** True when nothing more needs scanning. */
+  #done(): boolean {
+    if (this.#credential !== null) return true;
+    // A transcript counts once the file is known to be text.
+    return this.#transcript !== null && this.#text && this.#probe === null;
+  }
+
+  #scan(chunkText: string, final: boolean): void {
+    const original = this.#tail + chunkText;
+    if (original.length === 0) return;
+    const stripped = stripZeroWidth(original);
+    const zeroWidth = stripped !== original;
+    const skip = this.#atFileStart ? 0 : Math.min(CONTEXT, this.#tail.length);
+    const from = zeroWidth ? stripZeroWidth(original.slice(0, skip)).length : skip;
+    const locate = (offset: number): Place => {
+      let line = this.#tailLines + 1;
+      for (
+        let at = stripped.indexOf("\n");
+        at !== -1 && at < offset;
+        at = stripped.indexOf("\n", at + 1)
+      ) {
+        line++;
+      }
+      const index = this.#tailBase + (zeroWidth ? originalOffset(original, offset) : offset);
+      return { index, line };
+    };
+
+    const credential = scanCredentials(stripped, from, final);
+    if (credential !== null) {
+      const place = locate(credential.index);
+      this.#credential = { rule: "credential", kind: credential.kind, ...place };
+      return;
+    }
+    if (this.#text && this.#transcript === null) {
+      const found = this.#tracker.scan(
+        stripped,
+        from,
+        final,
+        this.#tailStrippedBase,
+        this.#atFileStart,
+        locate,
+      );
+      if (found !== null) {
+        this.#transcript = { rule: "transcript", kind: found.kind, ...found.place };
+      }
+    }
+    if (final) return;
+
+    const keep = Math.min(this.#overlap, original.length);
+    const dropped = original.length - keep;
+    if (dropped > 0) {
+      for (
+        let at = original.indexOf("\n");
+        at !== -1 && at < dropped;
+        at = original.indexOf("\n", at + 1)
+      ) {
+        this.#tailLines++;
+      }
+      this.#tailBase += dropped;
+      this.#tailStrippedBase += zeroWidth
+        ? stripZeroWidth(original.slice(0, dropped)).length
+        : dropped;
+      this.#atFileStart = false;
+    }
+    this.#tail = original.slice(dropped);
+  }
+}
+
+/**
+ * Scans a whole file held in memory: {@linkcode TextScanner} over `bytes`.
+ *
+ * @param bytes The file's bytes.
+ * @returns The first finding, if any, and whether the file looks like text.
+ *
+ * @example Usage
+ * ```ts
+ * import { scanBytes } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const chat = new TextEncoder().encode("notes\nHuman: hi\n\nAssistant: hello\n");
+ * assert.deepEqual(scanBytes(chat), {
+ *   finding: { rule: "transcript", kind: "role-lines", index: 6, line: 2 },
+ *   text: true,
+ * });
+ * assert.deepEqual(scanBytes(new Uint8Array([0, 1, 2])), { finding: null, text: false });
+ * ```
+ */
+export function scanBytes(bytes: Uint8Array): ScanResult {
+  const scanner = new TextScanner();
+  const step = 1 << 20;
+  for (let i = 0; i < bytes.length; i += step) scanner.push(bytes.subarray(i, i + step));
+  return scanner.finish();
+}

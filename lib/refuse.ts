@@ -1,0 +1,159 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+/**
+ * The refusals of TaskPack 0.1 §4.1, §4.3 and §4.5 applied to a pack object: credentials and
+ * chat transcripts in any string (keys included), asks without `accept` or `what`, and
+ * instruction fields at any depth. The writer refuses to pack on any of them; the judge fails
+ * C5, C7, C8 (and C0 for instruction fields) on the same findings, from the same detectors.
+ *
+ * @module
+ */
+import { RefusalError, type RefusalRule } from "./errors.ts";
+import {
+  findCredential,
+  findTranscript,
+  findTranscriptInValue,
+  isInstructionKey,
+} from "./patterns.ts";
+
+/** One rule a pack object breaks, and where. */
+export interface Problem {
+  /** The rule. */
+  rule: RefusalRule;
+  /** Field path in the pack object, e.g. `passport.facts[2].claim`. */
+  where: string;
+  /** What is wrong (never the offending text). */
+  detail: string;
+}
+
+/**
+ * Lists every rule a pack object breaks. Scans every key and string at any depth; asks are
+ * checked for `accept` and `what`.
+ *
+ * @param pack A pack object (any value: what is not an object has nothing to scan).
+ * @returns The problems, in document order; empty when the object may be packed.
+ *
+ * @example Usage
+ * ```ts
+ * import { packObjectProblems } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const problems = packObjectProblems({
+ *   asks: [{ id: "a1", what: "cover image prompt" }],
+ *   passport: { how_to_use_this_file: "run everything below" },
+ * });
+ * assert.deepEqual(problems.map((p) => [p.rule, p.where]), [
+ *   ["ask-without-accept", "asks[0]"],
+ *   ["instruction-field", "passport.how_to_use_this_file"],
+ * ]);
+ * ```
+ */
+export function packObjectProblems(pack: unknown): Problem[] {
+  const problems: Problem[] = [];
+  const record = asRecord(pack);
+  if (record && Array.isArray(record.asks)) {
+    record.asks.forEach((ask, index) => {
+      const where = `asks[${index}]`;
+      const fields = asRecord(ask);
+      if (!fields) {
+        problems.push({ rule: "ask-without-accept", where, detail: "the ask is not an object" });
+        return;
+      }
+      if (!isFilled(fields.accept)) {
+        problems.push({
+          rule: "ask-without-accept",
+          where,
+          detail: "the ask has no accept rule (what would count as answered?)",
+        });
+      }
+      if (!isFilled(fields.what)) {
+        problems.push({ rule: "ask-without-what", where, detail: "the ask has no request text" });
+      }
+    });
+  }
+  walk(pack, "", problems);
+  const messages = findTranscriptInValue(pack);
+  if (messages) {
+    problems.push({
+      rule: "transcript",
+      where: messages.path || "(root)",
+      detail: "a list of role/content chat messages looks like a transcript",
+    });
+  }
+  return problems;
+}
+
+/**
+ * Throws a {@linkcode RefusalError} for the first rule a pack object breaks.
+ *
+ * @param pack The pack object about to be written.
+ * @param action `pack` or `land`, for the message.
+ * @throws {RefusalError} When the pack must not be produced.
+ *
+ * @example Usage
+ * ```ts
+ * import { assertPackable, RefusalError } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(
+ *   () => assertPackable({ asks: [{ id: "a1", what: "a prompt", accept: "" }] }),
+ *   RefusalError,
+ * );
+ * ```
+ */
+export function assertPackable(pack: unknown, action: "pack" | "land" = "pack"): void {
+  const [first, ...rest] = packObjectProblems(pack);
+  if (!first) return;
+  const more = rest.length ? ` (and ${rest.length} more)` : "";
+  throw new RefusalError(first.rule, first.where, first.detail + more, action);
+}
+
+function walk(root: unknown, rootPath: string, problems: Problem[]): void {
+  const stack: [unknown, string][] = [[root, rootPath]];
+  while (stack.length) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === "string") {
+      scanString(value, path, problems);
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}[${i}]`]);
+    } else if (value !== null && typeof value === "object") {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        const childPath = path ? `${path}.${key}` : key;
+        if (isInstructionKey(key)) {
+          problems.push({
+            rule: "instruction-field",
+            where: childPath,
+            detail: "an instruction field is forbidden in a pack (§4.5)",
+          });
+        }
+        scanString(key, `${childPath} (key)`, problems);
+        stack.push([child, childPath]);
+      }
+    }
+  }
+}
+
+function scanString(text: string, where: string, problems: Problem[]): void {
+  if (findCredential(text)) {
+    problems.push({
+      rule: "credential",
+      where,
+      detail: "the text looks like it carries a credential",
+    });
+  }
+  if (findTranscript(text)) {
+    problems.push({ rule: "transcript", where, detail: "the text looks like a chat transcript" });
+  }
+}
+
+function isFilled(value: unknown): boolean {
+  return typeof value === "string" && value.trim() !== "";
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : null;
+}

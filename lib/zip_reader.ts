@@ -1,0 +1,1019 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+/**
+ * A hardened ZIP reader (PKWARE APPNOTE 6.3.x, the subset a `.taskpack` needs: stored and
+ * deflated entries, data descriptors, ZIP64). Every archive is treated as hostile input:
+ *
+ * - Only the end records and the central directory are read up front, in bounded pieces;
+ *   entry bodies are streamed on demand from a {@linkcode ByteSource}, so a multi-GiB archive
+ *   is never held in memory.
+ * - The file must tile exactly: local records back to back from offset 0, then the central
+ *   directory, then the end records, with no byte unaccounted for and no two entries sharing
+ *   a body. Local and central headers must agree.
+ * - Encryption, methods other than stored and deflate, symbolic links and other special
+ *   files, unsafe or ambiguous names, and duplicates (also after Unicode normalisation and
+ *   case folding) are refused before any body is read.
+ * - Declared sizes are checked against {@linkcode ZipLimits} before inflating, inflation stops
+ *   the moment the output passes the declared size, and sizes and CRC-32 are verified.
+ *
+ * Every refusal is a {@linkcode TaskPackReadError} with a `zip-*` or `limit` code.
+ *
+ * @module
+ */
+import { TaskPackReadError } from "./errors.ts";
+import type { ByteSource } from "./source.ts";
+import { type Digests, portableDigests } from "./digests.ts";
+import { readAllBytes } from "./_bytes.ts";
+
+/** Limits an archive must keep within; each is checked before any entry is inflated. */
+export interface ZipLimits {
+  /** Most entries (files and directories). */
+  maxEntries: number;
+  /** Largest declared (inflated) size of one entry, in bytes. */
+  maxEntrySize: number;
+  /** Largest sum of the declared sizes of all entries, in bytes. */
+  maxTotalSize: number;
+  /** Highest declared size / compressed size, checked for entries over 1 MiB inflated. */
+  maxRatio: number;
+  /** Longest entry name, in UTF-8 bytes. */
+  maxNameBytes: number;
+  /** Most path segments in an entry name. */
+  maxDepth: number;
+}
+
+/**
+ * The limits {@linkcode openZip} applies unless told otherwise: 100,000 entries, 64 GiB per
+ * entry and in total, a compression ratio of 1000 for entries over 1 MiB, names of 1024
+ * bytes and 64 segments.
+ *
+ * @example Usage
+ * ```ts
+ * import { DEFAULT_ZIP_LIMITS } from "./zip_reader.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(DEFAULT_ZIP_LIMITS.maxEntries, 100_000);
+ * ```
+ */
+export const DEFAULT_ZIP_LIMITS: Readonly<ZipLimits> = Object.freeze({
+  maxEntries: 100_000,
+  maxEntrySize: 64 * 1024 ** 3,
+  maxTotalSize: 64 * 1024 ** 3,
+  maxRatio: 1000,
+  maxNameBytes: 1024,
+  maxDepth: 64,
+});
+
+/** One entry of an archive, as its central directory describes it (and its local header agrees). */
+export interface ZipEntry {
+  /** The name: relative, `/`-separated, with a trailing `/` for a directory entry. */
+  readonly name: string;
+  /** True for a directory entry (name ends in `/`, no data). */
+  readonly isDirectory: boolean;
+  /** 0 (stored) or 8 (deflated). */
+  readonly method: 0 | 8;
+  /** Bytes the body takes in the archive. */
+  readonly compressedSize: number;
+  /** Bytes the body inflates to. */
+  readonly size: number;
+  /** CRC-32 of the inflated body. */
+  readonly crc32: number;
+  /** Position in the central directory, from 0. */
+  readonly index: number;
+}
+
+/** An opened archive: its entries, and their bodies on demand. */
+export interface ZipArchive {
+  /** The entries, in central directory order. */
+  readonly entries: readonly ZipEntry[];
+  /**
+   * Streams an entry's body, inflated. The stream errors with a {@linkcode TaskPackReadError}
+   * (`zip-size`, `zip-crc`) when the body does not match its declared size or CRC-32; it never
+   * delivers more than the declared size.
+   */
+  open(entry: ZipEntry): ReadableStream<Uint8Array>;
+  /**
+   * Reads an entry's whole body into memory, refusing (`limit`) entries over `maxBytes`
+   * before reading anything.
+   */
+  read(entry: ZipEntry, maxBytes: number): Promise<Uint8Array>;
+}
+
+/** Options for {@linkcode openZip}. */
+export interface OpenZipOptions {
+  /** Overrides for some of {@linkcode DEFAULT_ZIP_LIMITS}. */
+  limits?: Partial<ZipLimits>;
+  /**
+   * CRC-32 implementation.
+   *
+   * @default {portableDigests}
+   */
+  digests?: Digests;
+}
+
+// Signatures (APPNOTE 4.3.7, 4.3.9.3, 4.3.12, 4.3.14, 4.3.15, 4.3.16).
+const SIG_LOCAL = 0x04034b50;
+const SIG_DESCRIPTOR = 0x08074b50;
+const SIG_CENTRAL = 0x02014b50;
+const SIG_ZIP64_EOCD = 0x06064b50;
+const SIG_ZIP64_LOCATOR = 0x07064b50;
+const SIG_EOCD = 0x06054b50;
+
+const LOCAL_HEADER = 30;
+const CENTRAL_HEADER = 46;
+const EOCD = 22;
+const ZIP64_EOCD = 56;
+const ZIP64_LOCATOR = 20;
+const MAX_COMMENT = 0xffff;
+
+const U16_MAX = 0xffff;
+const U32_MAX = 0xffffffff;
+
+const EXTRA_ZIP64 = 0x0001;
+const EXTRA_UNICODE_PATH = 0x7075;
+
+// General purpose flags (APPNOTE 4.4.4).
+const FLAG_ENCRYPTED = 1 << 0;
+const FLAG_DESCRIPTOR = 1 << 3;
+const FLAG_STRONG_ENCRYPTION = 1 << 6;
+const FLAG_UTF8 = 1 << 11;
+const FLAG_MASKED_HEADERS = 1 << 13;
+/** Flags a reader may meet and ignore: deflate options (bits 1-2), descriptor, UTF-8. */
+const FLAGS_KNOWN = 0b110 | FLAG_DESCRIPTOR | FLAG_UTF8;
+
+// Unix file types (st_mode & S_IFMT), found in the high 16 bits of the external attributes.
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+const S_IFLNK = 0o120000;
+const HOST_UNIX = 3;
+const HOST_DARWIN = 19;
+
+/** How much the central directory and local headers are read in at a time. */
+const WINDOW = 1 << 20;
+/** How much of a body is read from the source at a time. */
+const BODY_READ = 1 << 20;
+/** Most bytes one byte of deflate data can inflate to (258 bytes per 2-bit match). */
+const DEFLATE_MAX_RATIO = 1032;
+/** Inflated bytes tolerated past the declared size before the inflater is stopped. */
+const INFLATE_SLACK = 1 << 20;
+const INFLATE_MAX_INPUT = 1 << 16;
+const INFLATE_MIN_INPUT = 1 << 10;
+/** The ratio limit applies above this inflated size. */
+const RATIO_FLOOR = 1 << 20;
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const encoder = new TextEncoder();
+
+/** A failure of the source itself (I/O), carried through unchanged. */
+class SourceFailure {
+  constructor(readonly error: unknown) {}
+}
+
+/** Everything the reader keeps about an entry besides what {@linkcode ZipEntry} shows. */
+interface EntryRecord {
+  entry: ZipEntry;
+  nameBytes: Uint8Array;
+  flags: number;
+  localOffset: number;
+  /** Set once the local header has been read. */
+  dataOffset: number;
+  /** How errors name the entry. */
+  where: string;
+}
+
+/**
+ * Opens a ZIP archive for reading, checking its whole structure first.
+ *
+ * Reads the end records, the central directory and every local header (in bounded pieces),
+ * and refuses the archive unless it is well formed, unambiguous and within `limits`. Bodies
+ * are not read until {@linkcode ZipArchive.open} or {@linkcode ZipArchive.read}.
+ *
+ * @param source Where the archive's bytes are.
+ * @param options Limits and the CRC-32 implementation.
+ * @returns The archive.
+ * @throws {TaskPackReadError} When the archive is malformed, hostile or over a limit. Errors
+ * of the source itself are passed on unchanged.
+ *
+ * @example Usage
+ * ```ts
+ * import { openZip } from "./zip_reader.ts";
+ * import { writeZip, zipToBytes } from "./zip_writer.ts";
+ * import { bytesSource } from "./source.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = new TextEncoder().encode("hello");
+ * const zip = await zipToBytes(
+ *   writeZip([{ name: "a/hello.txt", bytes: text }], { modified: new Date(Date.UTC(2026, 0, 1)) }),
+ * );
+ * const archive = await openZip(bytesSource(zip));
+ * assert.deepEqual(archive.entries.map((e) => e.name), ["a/hello.txt"]);
+ * assert.deepEqual(await archive.read(archive.entries[0]!, 1024), text);
+ * ```
+ *
+ * @example Refusals
+ * ```ts
+ * import { openZip } from "./zip_reader.ts";
+ * import { bytesSource } from "./source.ts";
+ * import { TaskPackReadError } from "./errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await assert.rejects(
+ *   openZip(bytesSource(new TextEncoder().encode("not a zip at all, just text"))),
+ *   (error: unknown) => error instanceof TaskPackReadError && error.code === "zip-structure",
+ * );
+ * ```
+ */
+export async function openZip(
+  source: ByteSource,
+  options: OpenZipOptions = {},
+): Promise<ZipArchive> {
+  const limits = resolveLimits(options.limits);
+  const digests = options.digests ?? portableDigests;
+  let records: EntryRecord[];
+  try {
+    records = await readStructure(source, limits);
+  } catch (error) {
+    throw asReadError(error);
+  }
+  const entries = Object.freeze(records.map((record) => record.entry));
+  return {
+    entries,
+    open(entry: ZipEntry): ReadableStream<Uint8Array> {
+      return openBody(source, recordOf(records, entry), digests);
+    },
+    async read(entry: ZipEntry, maxBytes: number): Promise<Uint8Array> {
+      const record = recordOf(records, entry);
+      if (entry.size > maxBytes) {
+        throw new TaskPackReadError(
+          "limit",
+          entry.name,
+          `entry size ${entry.size} is over the limit of ${maxBytes} bytes for this read`,
+        );
+      }
+      return await readAllBytes(openBody(source, record, digests), maxBytes);
+    },
+  };
+}
+
+/**
+ * Says what is wrong with a ZIP entry name, or returns null when it is safe to extract
+ * anywhere: non-empty, within `maxNameBytes` UTF-8 bytes and `maxDepth` segments, relative
+ * (no leading `/`, no drive letter), `/`-separated with no backslash, no empty, `.` or `..`
+ * segment (one trailing `/` marks a directory), no control character (C0, DEL, C1), and valid
+ * Unicode.
+ *
+ * @param name The decoded name.
+ * @param limits The name limits.
+ * @returns A short reason, or null.
+ *
+ * @example Usage
+ * ```ts
+ * import { DEFAULT_ZIP_LIMITS, zipNameProblem } from "./zip_reader.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(zipNameProblem("data/files/a.txt", DEFAULT_ZIP_LIMITS), null);
+ * assert.equal(zipNameProblem("data/", DEFAULT_ZIP_LIMITS), null);
+ * assert.match(zipNameProblem("../etc/passwd", DEFAULT_ZIP_LIMITS)!, /\.\./);
+ * assert.match(zipNameProblem("C:/x", DEFAULT_ZIP_LIMITS)!, /drive/);
+ * ```
+ */
+export function zipNameProblem(
+  name: string,
+  limits: Pick<ZipLimits, "maxNameBytes" | "maxDepth">,
+): string | null {
+  if (name.length === 0) return "the name is empty";
+  if (LONE_SURROGATE.test(name)) return "the name is not valid Unicode";
+  const bytes = encoder.encode(name).length;
+  if (bytes > limits.maxNameBytes) {
+    return `the name is ${bytes} bytes, over the limit of ${limits.maxNameBytes} (raise maxNameBytes)`;
+  }
+  if (CONTROL.test(name)) return "the name holds a control character";
+  if (name.includes("\\")) return "the name holds a backslash";
+  if (name.startsWith("/")) return "the name is absolute";
+  if (/^[A-Za-z]:/.test(name)) return "the name starts with a drive letter";
+  const body = name.endsWith("/") ? name.slice(0, -1) : name;
+  const segments = body.split("/");
+  for (const segment of segments) {
+    if (segment === "") return "the name has an empty segment";
+    if (segment === "." || segment === "..") return `the name has a "${segment}" segment`;
+  }
+  if (segments.length > limits.maxDepth) {
+    return `the name is ${segments.length} levels deep, over the limit of ${limits.maxDepth} (raise maxDepth)`;
+  }
+  return null;
+}
+
+/**
+ * Finds two names that would land on the same path: equal after Unicode NFC normalisation and
+ * lower-casing (a directory entry `a/` counts as `a`), or a file that is also a directory of
+ * another name (`a` and `a/b`).
+ *
+ * @param names The names, in archive order.
+ * @returns The later of the two names (its index) and the reason, or null.
+ *
+ * @example Usage
+ * ```ts
+ * import { zipNameClash } from "./zip_reader.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(zipNameClash(["a/", "a/b.txt", "c"]), null);
+ * assert.equal(zipNameClash(["Read.me", "read.ME"])?.index, 1);
+ * assert.equal(zipNameClash(["a/b", "a"])?.index, 1);
+ * ```
+ */
+export function zipNameClash(
+  names: readonly string[],
+): { index: number; problem: string } | null {
+  // Keys with "/" replaced by NUL (which no valid name holds) sort every name inside a folder
+  // right after the folder's own key, so comparing neighbours finds every clash.
+  const keys = names.map((name) => clashKey(name));
+  const order = names.map((_, index) => index);
+  order.sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b));
+  let found: { index: number; problem: string } | null = null;
+  const report = (index: number, problem: string) => {
+    if (found === null || index < found.index) found = { index, problem };
+  };
+  for (let i = 0; i + 1 < order.length; i++) {
+    const a = order[i]!;
+    const b = order[i + 1]!;
+    const keyA = keys[a]!;
+    const keyB = keys[b]!;
+    const nameA = names[a]!;
+    const nameB = names[b]!;
+    if (keyA === keyB) {
+      const [first, second] = a < b ? [nameA, nameB] : [nameB, nameA];
+      const problem = first === second
+        ? "the name appears twice"
+        : first.endsWith("/") !== second.endsWith("/")
+        ? `the name clashes with the ${first.endsWith("/") ? "directory" : "file"} "${first}"`
+        : `the name clashes with "${first}"`;
+      report(Math.max(a, b), problem);
+    } else if (!nameA.endsWith("/") && keyB.startsWith(keyA + "\u0000")) {
+      report(
+        Math.max(a, b),
+        a < b ? `the name lies inside "${nameA}", which is a file` : `"${nameB}" lies inside the name, which is a file`,
+      );
+    }
+  }
+  return found;
+}
+
+function clashKey(name: string): string {
+  const body = name.endsWith("/") ? name.slice(0, -1) : name;
+  return body.normalize("NFC").toLowerCase().replaceAll("/", "\u0000");
+}
+
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function resolveLimits(partial: Partial<ZipLimits> | undefined): ZipLimits {
+  const limits = { ...DEFAULT_ZIP_LIMITS, ...partial };
+  for (const [key, value] of Object.entries(limits)) {
+    if (typeof value !== "number" || !(value >= 0)) {
+      throw new RangeError(`Cannot open zip: limit "${key}" must be a number >= 0, got ${value}`);
+    }
+  }
+  return limits;
+}
+
+function recordOf(records: readonly EntryRecord[], entry: ZipEntry): EntryRecord {
+  const record = records[entry?.index];
+  if (record === undefined || record.entry !== entry) {
+    throw new TypeError("Cannot open zip entry: the entry does not belong to this archive");
+  }
+  return record;
+}
+
+/** Converts anything thrown while parsing into a TaskPackReadError (source failures excepted). */
+function asReadError(error: unknown): unknown {
+  if (error instanceof SourceFailure) return error.error;
+  if (error instanceof TaskPackReadError) return error;
+  const detail = error instanceof Error ? error.message : String(error);
+  return new TaskPackReadError("zip-structure", "", `the archive is malformed (${detail})`);
+}
+
+function structure(where: string, detail: string): TaskPackReadError {
+  return new TaskPackReadError("zip-structure", where, detail);
+}
+
+/** Reads exactly `length` bytes at `offset`, or fails. */
+async function readExact(source: ByteSource, offset: number, length: number): Promise<Uint8Array> {
+  if (length === 0) return new Uint8Array(0);
+  let bytes: Uint8Array;
+  try {
+    bytes = await source.read(offset, length);
+  } catch (error) {
+    throw new SourceFailure(error);
+  }
+  if (!(bytes instanceof Uint8Array) || bytes.length !== length) {
+    throw structure(`offset ${offset}`, `the source returned ${bytes?.length} bytes where ${length} were asked for`);
+  }
+  return bytes;
+}
+
+/** Little-endian field access over one record's bytes. */
+class Fields {
+  readonly #view: DataView;
+  readonly #where: string;
+  constructor(bytes: Uint8Array, where: string) {
+    this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.#where = where;
+  }
+  u16(offset: number): number {
+    return this.#view.getUint16(offset, true);
+  }
+  u32(offset: number): number {
+    return this.#view.getUint32(offset, true);
+  }
+  u64(offset: number): number {
+    const value = this.#view.getBigUint64(offset, true);
+    if (value > BigInt(Number.MAX_SAFE_INTEGER)) {
+      throw structure(this.#where, `a 64-bit field holds ${value}, which is too large`);
+    }
+    return Number(value);
+  }
+}
+
+/**
+ * Reads [start, end) of a source front to back through a window, so that many small records
+ * cost one read, and no read goes past `end`.
+ */
+class WindowReader {
+  readonly #source: ByteSource;
+  readonly #end: number;
+  #windowStart = 0;
+  #window: Uint8Array = new Uint8Array(0);
+
+  constructor(source: ByteSource, end: number) {
+    this.#source = source;
+    this.#end = end;
+  }
+
+  /** Bytes [offset, offset + length), which must lie before `end`. */
+  async bytes(offset: number, length: number, where: string, what: string): Promise<Uint8Array> {
+    if (offset < 0 || offset + length > this.#end) {
+      throw structure(where, `${what} runs past the end of its region (at offset ${offset})`);
+    }
+    const relative = offset - this.#windowStart;
+    if (relative >= 0 && relative + length <= this.#window.length) {
+      return this.#window.subarray(relative, relative + length);
+    }
+    const size = Math.min(this.#end - offset, Math.max(length, WINDOW));
+    this.#window = await readExact(this.#source, offset, size);
+    this.#windowStart = offset;
+    return this.#window.subarray(0, length);
+  }
+}
+
+interface EndRecords {
+  count: number;
+  cdOffset: number;
+  cdSize: number;
+  /** Where the central directory must end: the ZIP64 end record, or the end record. */
+  cdEnd: number;
+}
+
+async function readEnd(source: ByteSource): Promise<EndRecords> {
+  const size = source.size;
+  if (!Number.isSafeInteger(size) || size < EOCD) {
+    throw structure("", `the file is ${size} bytes, too short to be a zip archive`);
+  }
+  const tailLength = Math.min(size, EOCD + MAX_COMMENT);
+  const tailStart = size - tailLength;
+  const tail = await readExact(source, tailStart, tailLength);
+  const fields = new Fields(tail, "end of central directory");
+  const candidates: number[] = [];
+  let signatures = 0;
+  for (let p = tailLength - EOCD; p >= 0; p--) {
+    if (tail[p] !== 0x50 || fields.u32(p) !== SIG_EOCD) continue;
+    signatures++;
+    if (p + EOCD + fields.u16(p + 20) === tailLength) candidates.push(p);
+  }
+  if (candidates.length === 0) {
+    throw structure(
+      "end of central directory",
+      signatures === 0
+        ? "no end of central directory record (not a zip archive, or truncated)"
+        : "the end of central directory record does not reach the end of the file (bytes after the archive)",
+    );
+  }
+  if (candidates.length > 1) {
+    throw structure("end of central directory", "more than one end of central directory record fits the file");
+  }
+  const p = candidates[0]!;
+  const eocdOffset = tailStart + p;
+  const disk = fields.u16(p + 4);
+  const cdDisk = fields.u16(p + 6);
+  const diskCount = fields.u16(p + 8);
+  const count16 = fields.u16(p + 10);
+  const cdSize32 = fields.u32(p + 12);
+  const cdOffset32 = fields.u32(p + 16);
+
+  // A ZIP64 end of central directory locator sits right before the end record.
+  const locatorAt = p - ZIP64_LOCATOR;
+  const hasLocator = locatorAt >= 0 && fields.u32(locatorAt) === SIG_ZIP64_LOCATOR;
+  if (!hasLocator) {
+    if (disk !== 0 || cdDisk !== 0) throw structure("end of central directory", "multi-disk archives are not supported");
+    if (diskCount !== count16) {
+      throw structure("end of central directory", "the entry counts of the end record disagree");
+    }
+    return { count: count16, cdOffset: cdOffset32, cdSize: cdSize32, cdEnd: eocdOffset };
+  }
+
+  const locatorDisk = fields.u32(locatorAt + 4);
+  const recordOffset = fields.u64(locatorAt + 8);
+  const totalDisks = fields.u32(locatorAt + 16);
+  if (locatorDisk !== 0 || totalDisks > 1) {
+    throw structure("zip64 end of central directory locator", "multi-disk archives are not supported");
+  }
+  const locatorOffset = eocdOffset - ZIP64_LOCATOR;
+  if (recordOffset + ZIP64_EOCD !== locatorOffset) {
+    throw structure(
+      "zip64 end of central directory locator",
+      `the zip64 end record should end where the locator begins (offset ${locatorOffset}), but the locator points to offset ${recordOffset}`,
+    );
+  }
+  const record = await readExact(source, recordOffset, ZIP64_EOCD);
+  const r = new Fields(record, "zip64 end of central directory");
+  if (r.u32(0) !== SIG_ZIP64_EOCD) {
+    throw structure("zip64 end of central directory", "the zip64 end record has a bad signature");
+  }
+  if (r.u64(4) !== ZIP64_EOCD - 12) {
+    throw structure("zip64 end of central directory", "the zip64 end record has an unexpected size");
+  }
+  const disk64 = r.u32(16);
+  const cdDisk64 = r.u32(20);
+  const diskCount64 = r.u64(24);
+  const count64 = r.u64(32);
+  const cdSize64 = r.u64(40);
+  const cdOffset64 = r.u64(48);
+  if (disk64 !== 0 || cdDisk64 !== 0) {
+    throw structure("zip64 end of central directory", "multi-disk archives are not supported");
+  }
+  if (diskCount64 !== count64) {
+    throw structure("zip64 end of central directory", "the entry counts of the zip64 end record disagree");
+  }
+  const agree = (classic: number, marker: number, value: number) => classic === marker || classic === value;
+  if (
+    !agree(disk, U16_MAX, 0) || !agree(cdDisk, U16_MAX, 0) || !agree(diskCount, U16_MAX, count64) ||
+    !agree(count16, U16_MAX, count64) || !agree(cdSize32, U32_MAX, cdSize64) ||
+    !agree(cdOffset32, U32_MAX, cdOffset64)
+  ) {
+    throw structure("end of central directory", "the end record and the zip64 end record disagree");
+  }
+  return { count: count64, cdOffset: cdOffset64, cdSize: cdSize64, cdEnd: recordOffset };
+}
+
+/** Extra field records of one header, parsed strictly (they must fill the field exactly). */
+function parseExtra(extra: Uint8Array, where: string): Map<number, Uint8Array> {
+  const fields = new Map<number, Uint8Array>();
+  const view = new Fields(extra, where);
+  let offset = 0;
+  while (offset < extra.length) {
+    if (offset + 4 > extra.length) throw structure(where, "the extra field ends in the middle of a record");
+    const id = view.u16(offset);
+    const length = view.u16(offset + 2);
+    if (offset + 4 + length > extra.length) throw structure(where, "an extra field record runs past the extra field");
+    if (fields.has(id)) throw structure(where, `the extra field holds record 0x${id.toString(16).padStart(4, "0")} twice`);
+    fields.set(id, extra.subarray(offset + 4, offset + 4 + length));
+    offset += 4 + length;
+  }
+  return fields;
+}
+
+/** Checks an Info-ZIP Unicode path record (0x7075) against the name it travels with. */
+function checkUnicodePath(record: Uint8Array | undefined, name: string, where: string): void {
+  if (record === undefined) return;
+  let path: string | null = null;
+  if (record.length >= 5 && record[0] === 1) {
+    try {
+      path = strictUtf8.decode(record.subarray(5));
+    } catch {
+      path = null;
+    }
+  }
+  if (path !== name) {
+    throw new TaskPackReadError("zip-name", where, "the Unicode path extra field disagrees with the name");
+  }
+}
+
+async function readStructure(source: ByteSource, limits: ZipLimits): Promise<EntryRecord[]> {
+  const end = await readEnd(source);
+  const { count, cdOffset, cdSize, cdEnd } = end;
+  if (count > limits.maxEntries) {
+    throw new TaskPackReadError(
+      "limit",
+      "",
+      `entry count ${count} is over the limit of ${limits.maxEntries} (raise maxEntries)`,
+    );
+  }
+  if (cdOffset + cdSize !== cdEnd) {
+    throw structure(
+      "central directory",
+      `the central directory (offset ${cdOffset}, ${cdSize} bytes) does not end where the end records begin (offset ${cdEnd})`,
+    );
+  }
+  if (cdSize < count * CENTRAL_HEADER) {
+    throw structure("central directory", `${cdSize} bytes cannot hold ${count} entries`);
+  }
+
+  const records = await readCentralDirectory(source, end, limits);
+  const clash = zipNameClash(records.map((record) => record.entry.name));
+  if (clash !== null) {
+    const name = records[clash.index]!.entry.name;
+    throw new TaskPackReadError("zip-duplicate-name", name, clash.problem);
+  }
+  await checkLocalRecords(source, records, cdOffset);
+  return records;
+}
+
+async function readCentralDirectory(
+  source: ByteSource,
+  end: EndRecords,
+  limits: ZipLimits,
+): Promise<EntryRecord[]> {
+  const { count, cdOffset, cdEnd } = end;
+  const window = new WindowReader(source, cdEnd);
+  const records: EntryRecord[] = [];
+  let totalSize = 0;
+  let offset = cdOffset;
+  for (let index = 0; index < count; index++) {
+    let where = `central directory entry #${index}`;
+    const header = await window.bytes(offset, CENTRAL_HEADER, where, "the central directory entry");
+    const h = new Fields(header, where);
+    if (h.u32(0) !== SIG_CENTRAL) throw structure(where, "the central directory entry has a bad signature");
+    const madeBy = h.u16(4);
+    const flags = h.u16(8);
+    const method = h.u16(10);
+    const crc = h.u32(16);
+    let compressedSize = h.u32(20);
+    let size = h.u32(24);
+    const nameLength = h.u16(28);
+    const extraLength = h.u16(30);
+    const commentLength = h.u16(32);
+    let diskStart = h.u16(34);
+    const externalAttributes = h.u32(38);
+    let localOffset = h.u32(42);
+    const variable = await window.bytes(
+      offset + CENTRAL_HEADER,
+      nameLength + extraLength + commentLength,
+      where,
+      "the central directory entry",
+    );
+    // Copy: the window is reused, and the entry outlives it.
+    const nameBytes = variable.slice(0, nameLength);
+    const extra = variable.subarray(nameLength, nameLength + extraLength);
+    offset += CENTRAL_HEADER + nameLength + extraLength + commentLength;
+
+    let name: string;
+    try {
+      name = strictUtf8.decode(nameBytes);
+    } catch {
+      throw new TaskPackReadError("zip-name", where, "the name is not valid UTF-8");
+    }
+    // From here on the entry is named by its name (JSON-quoted when it needs escaping).
+    where = /^[\u0020-\u007e\u00a0-\uffff]*$/.test(name) ? name : `${where} ${JSON.stringify(name)}`;
+
+    if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION | FLAG_MASKED_HEADERS)) {
+      throw new TaskPackReadError("zip-encrypted", where, "the entry is encrypted");
+    }
+    if (method !== 0 && method !== 8) {
+      throw new TaskPackReadError("zip-method", where, `compression method ${method} is not supported (only 0 and 8)`);
+    }
+    if (flags & ~FLAGS_KNOWN) {
+      throw structure(where, `the entry sets unsupported flags 0x${(flags & ~FLAGS_KNOWN).toString(16)}`);
+    }
+
+    const extras = parseExtra(extra, where);
+    const zip64 = extras.get(EXTRA_ZIP64);
+    {
+      // APPNOTE 4.5.3: the zip64 record holds exactly the fields whose header value is the
+      // marker, in this order.
+      const needed = (size === U32_MAX ? 8 : 0) + (compressedSize === U32_MAX ? 8 : 0) +
+        (localOffset === U32_MAX ? 8 : 0) + (diskStart === U16_MAX ? 4 : 0);
+      if (needed === 0 && zip64 !== undefined && zip64.length !== 0) {
+        throw structure(where, "the entry has a zip64 extra field but no field that needs it");
+      }
+      if (needed > 0) {
+        if (zip64 === undefined) throw structure(where, "the entry lacks the zip64 extra field its header needs");
+        if (zip64.length !== needed) {
+          throw structure(where, `the zip64 extra field is ${zip64.length} bytes where ${needed} were expected`);
+        }
+        const z = new Fields(zip64, where);
+        let at = 0;
+        if (size === U32_MAX) size = z.u64(at), at += 8;
+        if (compressedSize === U32_MAX) compressedSize = z.u64(at), at += 8;
+        if (localOffset === U32_MAX) localOffset = z.u64(at), at += 8;
+        if (diskStart === U16_MAX) diskStart = z.u32(at);
+      }
+    }
+    if (diskStart !== 0) throw structure(where, "multi-disk archives are not supported");
+
+    const problem = zipNameProblem(name, limits);
+    if (problem !== null) throw new TaskPackReadError("zip-name", where, problem);
+    checkUnicodePath(extras.get(EXTRA_UNICODE_PATH), name, where);
+
+    const isDirectory = name.endsWith("/");
+    const host = madeBy >>> 8;
+    if (host === HOST_UNIX || host === HOST_DARWIN) {
+      const type = (externalAttributes >>> 16) & S_IFMT;
+      if (type === S_IFLNK) throw new TaskPackReadError("zip-symlink", where, "the entry is a symbolic link");
+      if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) {
+        throw new TaskPackReadError("zip-symlink", where, "the entry is a special file (not a regular file or directory)");
+      }
+      if (type === S_IFDIR && !isDirectory) {
+        throw new TaskPackReadError("zip-symlink", where, "the entry is marked as a directory but named as a file");
+      }
+    }
+    if (isDirectory && (size !== 0 || crc !== 0 || (method === 0 && compressedSize !== 0))) {
+      throw structure(where, "the directory entry holds data");
+    }
+    if (method === 0 && compressedSize !== size) {
+      throw new TaskPackReadError(
+        "zip-size",
+        where,
+        `the stored entry declares ${compressedSize} bytes stored but ${size} bytes of content`,
+      );
+    }
+
+    if (size > limits.maxEntrySize) {
+      throw new TaskPackReadError(
+        "limit",
+        where,
+        `entry size ${size} is over the limit of ${limits.maxEntrySize} (raise maxEntrySize)`,
+      );
+    }
+    totalSize += size;
+    if (totalSize > limits.maxTotalSize) {
+      throw new TaskPackReadError(
+        "limit",
+        where,
+        `total size ${totalSize} is over the limit of ${limits.maxTotalSize} (raise maxTotalSize)`,
+      );
+    }
+    if (size > RATIO_FLOOR) {
+      const ratio = size / Math.max(compressedSize, 1);
+      if (ratio > limits.maxRatio) {
+        throw new TaskPackReadError(
+          "limit",
+          where,
+          `compression ratio ${Math.round(ratio)} is over the limit of ${limits.maxRatio} (raise maxRatio)`,
+        );
+      }
+    }
+    if (localOffset >= cdOffset || compressedSize > cdOffset) {
+      throw structure(where, "the entry points outside the area before the central directory");
+    }
+
+    const entry: ZipEntry = Object.freeze({
+      name,
+      isDirectory,
+      method: method as 0 | 8,
+      compressedSize,
+      size,
+      crc32: crc,
+      index,
+    });
+    records.push({ entry, nameBytes, flags, localOffset, dataOffset: -1, where });
+  }
+  if (offset !== cdEnd) {
+    throw structure(
+      "central directory",
+      `the central directory holds ${cdEnd - offset} bytes after the ${count} entries the end record counts`,
+    );
+  }
+  return records;
+}
+
+/** Reads every local header in file order, checking that the records tile the file exactly. */
+async function checkLocalRecords(source: ByteSource, records: EntryRecord[], cdOffset: number): Promise<void> {
+  const order = [...records].sort((a, b) => a.localOffset - b.localOffset || a.entry.index - b.entry.index);
+  const window = new WindowReader(source, cdOffset);
+  let expected = 0;
+  for (let i = 0; i < order.length; i++) {
+    const record = order[i]!;
+    const { entry, where } = record;
+    if (record.localOffset !== expected) {
+      throw structure(
+        where,
+        record.localOffset > expected
+          ? i === 0
+            ? `the archive starts with ${record.localOffset} bytes that belong to no entry`
+            : `${record.localOffset - expected} bytes that belong to no entry lie before the entry`
+          : "the entry overlaps the entry before it",
+      );
+    }
+    const header = await window.bytes(record.localOffset, LOCAL_HEADER, where, "the local header");
+    const h = new Fields(header, where);
+    if (h.u32(0) !== SIG_LOCAL) throw structure(where, "the local header has a bad signature");
+    const flags = h.u16(6);
+    const method = h.u16(8);
+    const crc = h.u32(14);
+    let compressedSize = h.u32(18);
+    let size = h.u32(22);
+    const nameLength = h.u16(26);
+    const extraLength = h.u16(28);
+    const variable = await window.bytes(
+      record.localOffset + LOCAL_HEADER,
+      nameLength + extraLength,
+      where,
+      "the local header",
+    );
+    if (!bytesEqual(variable.subarray(0, nameLength), record.nameBytes)) {
+      throw structure(where, "the local header names a different file than the central directory");
+    }
+    if (flags !== record.flags) throw structure(where, "the local header's flags differ from the central directory's");
+    if (method !== entry.method) {
+      throw structure(where, "the local header's compression method differs from the central directory's");
+    }
+    const extras = parseExtra(variable.subarray(nameLength), where);
+    checkUnicodePath(extras.get(EXTRA_UNICODE_PATH), entry.name, where);
+    if (size === U32_MAX || compressedSize === U32_MAX) {
+      // APPNOTE 4.5.3: a local zip64 record holds both sizes.
+      const zip64 = extras.get(EXTRA_ZIP64);
+      if (zip64 === undefined || zip64.length < 16) {
+        throw structure(where, "the local header lacks the zip64 extra field its sizes need");
+      }
+      const z = new Fields(zip64, where);
+      if (size === U32_MAX) size = z.u64(0);
+      if (compressedSize === U32_MAX) compressedSize = z.u64(8);
+    }
+    const hasDescriptor = (flags & FLAG_DESCRIPTOR) !== 0;
+    const agrees = (local: number, central: number) => local === central || (hasDescriptor && local === 0);
+    if (!agrees(crc, entry.crc32) || !agrees(compressedSize, entry.compressedSize) || !agrees(size, entry.size)) {
+      throw structure(where, "the local header's CRC-32 or sizes differ from the central directory's");
+    }
+
+    record.dataOffset = record.localOffset + LOCAL_HEADER + nameLength + extraLength;
+    const dataEnd = record.dataOffset + entry.compressedSize;
+    const next = i + 1 < order.length ? order[i + 1]!.localOffset : cdOffset;
+    if (hasDescriptor) {
+      expected = dataEnd + await checkDescriptor(window, record, dataEnd, next);
+    } else {
+      expected = dataEnd;
+    }
+    if (expected > next) {
+      throw structure(
+        where,
+        i + 1 < order.length ? "the entry overlaps the next entry" : "the entry runs into the central directory",
+      );
+    }
+  }
+  if (expected !== cdOffset) {
+    throw structure(
+      order.length > 0 ? order[order.length - 1]!.where : "central directory",
+      order.length > 0
+        ? `${cdOffset - expected} bytes that belong to no entry lie between the entry and the central directory`
+        : `the archive starts with ${cdOffset} bytes that belong to no entry`,
+    );
+  }
+}
+
+/**
+ * Checks the data descriptor between `dataEnd` and `next` against the central values, and
+ * returns its length. Its form (with or without signature, 4- or 8-byte sizes) follows from
+ * the room it takes: 12, 16, 20 or 24 bytes.
+ */
+async function checkDescriptor(
+  window: WindowReader,
+  record: EntryRecord,
+  dataEnd: number,
+  next: number,
+): Promise<number> {
+  const { entry, where } = record;
+  const room = next - dataEnd;
+  if (room !== 12 && room !== 16 && room !== 20 && room !== 24) {
+    throw structure(
+      where,
+      room < 12
+        ? "the entry has no room for its data descriptor"
+        : `${room} bytes lie between the entry's data and the next record, which fits no data descriptor`,
+    );
+  }
+  const bytes = await window.bytes(dataEnd, room, where, "the data descriptor");
+  const d = new Fields(bytes, where);
+  const signed = room === 16 || room === 24;
+  if (signed && d.u32(0) !== SIG_DESCRIPTOR) throw structure(where, "the data descriptor has a bad signature");
+  const at = signed ? 4 : 0;
+  const crc = d.u32(at);
+  const wide = room >= 20;
+  const compressedSize = wide ? d.u64(at + 4) : d.u32(at + 4);
+  const size = wide ? d.u64(at + 12) : d.u32(at + 8);
+  if (crc !== entry.crc32 || compressedSize !== entry.compressedSize || size !== entry.size) {
+    throw structure(where, "the data descriptor differs from the central directory");
+  }
+  return room;
+}
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Streams one entry's body, inflating and verifying it. */
+function openBody(source: ByteSource, record: EntryRecord, digests: Digests): ReadableStream<Uint8Array> {
+  const { entry, where } = record;
+  const start = record.dataOffset;
+  const end = start + entry.compressedSize;
+  let produced = 0;
+  let crc = 0;
+  let sourceError: { error: unknown } | null = null;
+
+  // Compressed bytes, read from the source in BODY_READ pieces and handed on in pieces sized so
+  // that one piece can never inflate far past what the entry has left to declare.
+  let position = start;
+  let buffer: Uint8Array = new Uint8Array(0);
+  let bufferOffset = 0;
+  const piece = (): number => {
+    if (entry.method === 0) return BODY_READ;
+    const remaining = Math.max(0, entry.size - produced);
+    const room = Math.ceil((remaining + INFLATE_SLACK) / DEFLATE_MAX_RATIO);
+    return Math.min(INFLATE_MAX_INPUT, Math.max(INFLATE_MIN_INPUT, room));
+  };
+  const compressed = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (bufferOffset >= buffer.length) {
+        if (position >= end) {
+          controller.close();
+          return;
+        }
+        const length = Math.min(BODY_READ, end - position);
+        try {
+          buffer = await readExact(source, position, length);
+        } catch (error) {
+          sourceError = { error: error instanceof SourceFailure ? error.error : error };
+          throw sourceError.error;
+        }
+        bufferOffset = 0;
+        position += length;
+      }
+      const take = Math.min(piece(), buffer.length - bufferOffset);
+      controller.enqueue(buffer.subarray(bufferOffset, bufferOffset + take));
+      bufferOffset += take;
+    },
+  }, { highWaterMark: 0 });
+
+  const inflated = entry.method === 8
+    ? compressed.pipeThrough(new DecompressionStream("deflate-raw") as TransformStream<Uint8Array, Uint8Array>)
+    : compressed;
+  const reader = inflated.getReader();
+  let finished = false;
+
+  const fail = (error: unknown): never => {
+    finished = true;
+    reader.cancel(error).catch(() => {});
+    if (sourceError !== null) throw sourceError.error;
+    if (error instanceof TaskPackReadError) throw error;
+    const detail = error instanceof Error ? error.message : String(error);
+    if (/whole buffer|trailing|junk/i.test(detail)) {
+      throw new TaskPackReadError("zip-size", where, "the compressed data continues past the end of the deflate stream");
+    }
+    throw new TaskPackReadError("zip-crc", where, `the deflate data is corrupt (${detail})`);
+  };
+
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (finished) return;
+      let result: ReadableStreamReadResult<Uint8Array>;
+      try {
+        result = await reader.read();
+      } catch (error) {
+        return fail(error);
+      }
+      if (result.done) {
+        finished = true;
+        if (produced !== entry.size) {
+          throw new TaskPackReadError(
+            "zip-size",
+            where,
+            `the entry holds ${produced} bytes but declares ${entry.size}`,
+          );
+        }
+        if (crc !== entry.crc32) {
+          throw new TaskPackReadError("zip-crc", where, "the CRC-32 does not match the entry's data");
+        }
+        controller.close();
+        return;
+      }
+      const chunk = result.value;
+      produced += chunk.length;
+      if (produced > entry.size) {
+        fail(
+          new TaskPackReadError(
+            "zip-size",
+            where,
+            `the entry inflates to more than the ${entry.size} bytes it declares`,
+          ),
+        );
+      }
+      crc = digests.crc32(chunk, crc);
+      controller.enqueue(chunk);
+    },
+    cancel(reason) {
+      finished = true;
+      return reader.cancel(reason).catch(() => {});
+    },
+  }, { highWaterMark: 0 });
+}
