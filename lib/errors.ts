@@ -15,6 +15,7 @@ export type RefusalRule =
   | "ask-without-accept"
   | "ask-without-what"
   | "instruction-field"
+  | "forbidden-key"
   | "luggage-name"
   | "flat-too-large";
 

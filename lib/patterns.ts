@@ -39,14 +39,15 @@ export interface Finding {
 /** The outcome of scanning one luggage file with {@linkcode TextScanner}. */
 export interface ScanResult {
   /**
-   * The first finding, with the 1-based line it starts on, or `null`. `index` counts UTF-16
-   * code units of the decoded file (a byte order mark is not counted).
+   * The first finding, with the 1-based line it starts on (lines end with `\n`), or `null`.
+   * In a text file `index` counts UTF-16 code units of the decoded text (a byte order mark
+   * is not counted); in a binary file it is a byte offset.
    */
   finding: (Finding & { line: number }) | null;
   /**
    * Whether the file looks like text: false when its first 8 KiB hold a NUL byte or invalid
-   * UTF-8 (a file starting with a UTF-16 byte order mark is text). Transcripts are only
-   * looked for in text; credentials in every file.
+   * UTF-8 (a file starting with a UTF-16 byte order mark is text). Transcripts are looked
+   * for in text files only; credentials in every file.
    */
   text: boolean;
 }
@@ -81,15 +82,14 @@ function originalOffset(original: string, stripped: number): number {
 // Credentials
 
 /**
- * One token shape. Every match contains one of `anchors`, found with `indexOf` (fast), and
- * `re` (sticky, so it runs at one place only) decides at `anchor index - back`, or where
+ * One token shape. Every match contains one of `anchors`, which one pass of a combined regex
+ * finds; `re` (sticky, so it runs at one place only) then decides at the anchor, or where
  * `start` says. Every quantifier in `re` is bounded.
  */
 interface CredentialDetector {
   readonly kind: string;
   readonly anchors: readonly string[];
   readonly re: RegExp;
-  readonly back?: number;
   readonly start?: (text: string, at: number) => number;
   readonly accept?: (match: string) => boolean;
 }
@@ -132,8 +132,12 @@ const CREDENTIAL_DETECTORS: readonly CredentialDetector[] = [
   {
     kind: "private-key",
     anchors: ["-----BEGIN "],
-    // RSA, EC, DSA, OPENSSH, ENCRYPTED, plain PKCS#8, and "PGP PRIVATE KEY BLOCK".
-    re: /-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----/y,
+    // RSA, EC, DSA, OPENSSH, ENCRYPTED, plain PKCS#8 and "PGP PRIVATE KEY BLOCK", followed
+    // by key material (a placeholder such as "..." is not a key). Lines may be separated by
+    // real line breaks or by `\n` escapes (a key inside a JSON or source string), and may
+    // be preceded by armour headers (`Proc-Type: …`, `Version: …`).
+    re:
+      /-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\[nr]|["'+,]){1,16}(?:[A-Za-z][A-Za-z0-9-]{0,30}:[^\n\\]{0,100}(?:\s|\\[nr]|["'+,]){1,16}){0,2}[A-Za-z0-9+/]{32}/y,
   },
   {
     kind: "anthropic-key",
@@ -265,8 +269,7 @@ const CREDENTIAL_DETECTORS: readonly CredentialDetector[] = [
   },
   {
     kind: "stripe-key",
-    anchors: ["k_live_", "k_test_"],
-    back: 1,
+    anchors: ["sk_live_", "sk_test_", "rk_live_", "rk_test_"],
     re: /(?<![A-Za-z0-9_-])[sr]k_(?:live|test)_[A-Za-z0-9]{20,250}/y,
   },
   {
@@ -291,8 +294,59 @@ const CREDENTIAL_DETECTORS: readonly CredentialDetector[] = [
   },
 ];
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
 /**
- * The earliest credential in `text` (already stripped of zero-width characters) whose anchor
+ * A regex source matching any of `words`, shaped as a trie (`s(?:k-|k_live_)|…`), which the
+ * regex engine scans much faster than a flat alternation. Where one word is a prefix of
+ * another, the longer one is preferred.
+ */
+function trieSource(words: readonly string[]): string {
+  const groups = new Map<string, string[]>();
+  for (const word of words) {
+    const first = word.charAt(0);
+    const rest = groups.get(first) ?? [];
+    rest.push(word.slice(1));
+    groups.set(first, rest);
+  }
+  const alternatives: string[] = [];
+  for (const [first, rests] of groups) {
+    const longer = rests.filter((rest) => rest !== "");
+    if (longer.length === 0) {
+      alternatives.push(escapeRegExp(first));
+      continue;
+    }
+    const optional = longer.length < rests.length;
+    const inner = longer.length === 1 && !optional
+      ? escapeRegExp(longer[0]!)
+      : `(?:${longer.length === 1 ? escapeRegExp(longer[0]!) : trieSource(longer)})`;
+    alternatives.push(escapeRegExp(first) + inner + (optional ? "?" : ""));
+  }
+  return alternatives.join("|");
+}
+
+/**
+ * For each anchor, the detectors to try where it is found: those of the anchor itself and of
+ * every anchor that is a prefix of it (`sk-ant-` also tries the `sk-` detector).
+ */
+const DETECTORS_BY_ANCHOR: ReadonlyMap<string, readonly CredentialDetector[]> = (() => {
+  const anchors = new Set(CREDENTIAL_DETECTORS.flatMap((detector) => detector.anchors));
+  const map = new Map<string, CredentialDetector[]>();
+  for (const anchor of anchors) {
+    map.set(
+      anchor,
+      CREDENTIAL_DETECTORS.filter((d) => d.anchors.some((other) => anchor.startsWith(other))),
+    );
+  }
+  return map;
+})();
+
+const CREDENTIAL_ANCHORS = new RegExp(trieSource([...DETECTORS_BY_ANCHOR.keys()]), "g");
+
+/**
+ * The first credential in `text` (already stripped of zero-width characters) whose anchor
  * lies at or after `from`. Unless `final`, a match that runs to the end of `text` is left for
  * the next window: the text after it, not yet seen, could change the verdict.
  */
@@ -301,29 +355,26 @@ function scanCredentials(
   from: number,
   final: boolean,
 ): { kind: string; index: number } | null {
-  let best: { kind: string; index: number } | null = null;
-  for (const detector of CREDENTIAL_DETECTORS) {
-    const back = detector.back ?? 0;
-    for (const anchor of detector.anchors) {
-      let at = text.indexOf(anchor, from);
-      while (at !== -1 && (best === null || at - 10 < best.index)) {
-        const start = detector.start ? detector.start(text, at) : at - back;
-        if (start >= 0 && (best === null || start < best.index)) {
-          detector.re.lastIndex = start;
-          const match = detector.re.exec(text);
-          if (
-            match !== null && (final || detector.re.lastIndex < text.length) &&
-            (detector.accept === undefined || detector.accept(match[0]))
-          ) {
-            best = { kind: detector.kind, index: start };
-            break;
-          }
-        }
-        at = text.indexOf(anchor, at + 1);
+  const anchors = CREDENTIAL_ANCHORS;
+  anchors.lastIndex = from;
+  for (let hit = anchors.exec(text); hit !== null; hit = anchors.exec(text)) {
+    const at = hit.index;
+    // Anchors may overlap (`xoxb-` inside `…SKxoxb-`): resume right after this one's start.
+    anchors.lastIndex = at + 1;
+    for (const detector of DETECTORS_BY_ANCHOR.get(hit[0])!) {
+      const start = detector.start ? detector.start(text, at) : at;
+      if (start < 0) continue;
+      detector.re.lastIndex = start;
+      const match = detector.re.exec(text);
+      if (
+        match !== null && (final || detector.re.lastIndex < text.length) &&
+        (detector.accept === undefined || detector.accept(match[0]))
+      ) {
+        return { kind: detector.kind, index: start };
       }
     }
   }
-  return best;
+  return null;
 }
 
 /**
@@ -436,6 +487,23 @@ const TEMPLATE_AT =
 const ROLE_KEY_AT =
   /role\\?["'][ \t\r\n]{0,16}:[ \t\r\n]{0,16}\\?["'](?:user|assistant|system|tool)\\?["']/y;
 const CONTENT_KEY_AT = /content\\?["'][ \t\r\n]{0,16}:/y;
+const TRANSCRIPT_MARKERS = new RegExp(
+  trieSource([
+    "<|im_start|>",
+    "<|im_end|>",
+    "<|start_header_id|>",
+    "<start_of_turn>",
+    "[INST]",
+    "[/INST]",
+    'role"',
+    "role'",
+    'role\\"',
+    'content"',
+    "content'",
+    'content\\"',
+  ]),
+  "g",
+);
 
 /** Where a transcript detector saw something, as the caller locates it. */
 interface Place {
@@ -513,63 +581,74 @@ class TranscriptTracker {
       return { kind: "role-lines", place: first };
     }
 
-    // (b) Chat templates: ChatML, Llama 3 headers and Gemma turns, `[INST]` … `[/INST]`.
-    const markers = [["<|im_start|>", CHATML_AT], ["<|im_end|>", null]] as const;
-    for (let m = 0; m < markers.length; m++) {
-      const [marker, re] = markers[m]!;
-      for (let at = text.indexOf(marker, from); at !== -1; at = text.indexOf(marker, at + 1)) {
-        if (!complete(at + marker.length) || base + at <= this.#chatmlLast[m]!) continue;
-        this.#chatmlLast[m] = base + at;
-        this.#chatmlCount++;
-        if (re !== null) {
+    // (b) Chat templates and (c) JSON message arrays, in one pass over their markers.
+    const markers = TRANSCRIPT_MARKERS;
+    markers.lastIndex = from;
+    for (let hit = markers.exec(text); hit !== null; hit = markers.exec(text)) {
+      const at = hit.index;
+      const marker = hit[0];
+      const end = at + marker.length;
+      markers.lastIndex = end;
+      if (!complete(end)) continue;
+      const abs = base + at;
+      switch (marker) {
+        case "<|im_start|>":
+        case "<|im_end|>": {
+          const m = marker === "<|im_start|>" ? 0 : 1;
+          if (abs <= this.#chatmlLast[m]!) break;
+          this.#chatmlLast[m] = abs;
+          this.#chatmlCount++;
+          if (m === 0) {
+            CHATML_AT.lastIndex = at;
+            this.#chatmlRole ||= CHATML_AT.test(text) && complete(CHATML_AT.lastIndex);
+          }
+          this.#chatmlFirst ??= locate(at);
+          if (this.#chatmlRole && this.#chatmlCount >= 2) {
+            return { kind: "chatml", place: this.#chatmlFirst };
+          }
+          break;
+        }
+        case "<|start_header_id|>":
+        case "<start_of_turn>": {
+          const m = marker === "<start_of_turn>" ? 1 : 0;
+          if (abs <= this.#templateLast[m]!) break;
+          TEMPLATE_AT.lastIndex = at;
+          if (!TEMPLATE_AT.test(text) || !complete(TEMPLATE_AT.lastIndex)) break;
+          this.#templateLast[m] = abs;
+          this.#templateCount++;
+          this.#templateFirst ??= locate(at);
+          if (this.#templateCount >= 2) {
+            return { kind: "chat-template", place: this.#templateFirst };
+          }
+          break;
+        }
+        case "[INST]":
+          if (this.#inst === null) {
+            this.#inst = locate(at);
+            this.#instAt = abs;
+          }
+          break;
+        case "[/INST]":
+          if (this.#inst !== null && abs > this.#instAt) {
+            return { kind: "llama-inst", place: this.#inst };
+          }
+          break;
+        default: {
+          // `role"`, `content'`, `role\"`…: a quoted key, so the quote must come first.
+          const before = at > 0 ? text.charCodeAt(at - 1) : 0;
+          if (before !== 0x22 && before !== 0x27) break;
+          const role = marker.startsWith("role");
+          const re = role ? ROLE_KEY_AT : CONTENT_KEY_AT;
           re.lastIndex = at;
-          this.#chatmlRole ||= re.test(text) && complete(re.lastIndex);
-        }
-        this.#chatmlFirst ??= locate(at);
-        if (this.#chatmlRole && this.#chatmlCount >= 2) {
-          return { kind: "chatml", place: this.#chatmlFirst };
-        }
-      }
-    }
-    const turns = ["<|start_header_id|>", "<start_of_turn>"];
-    for (let m = 0; m < turns.length; m++) {
-      const marker = turns[m]!;
-      for (let at = text.indexOf(marker, from); at !== -1; at = text.indexOf(marker, at + 1)) {
-        if (base + at <= this.#templateLast[m]!) continue;
-        TEMPLATE_AT.lastIndex = at;
-        if (!TEMPLATE_AT.test(text) || !complete(TEMPLATE_AT.lastIndex)) continue;
-        this.#templateLast[m] = base + at;
-        this.#templateCount++;
-        this.#templateFirst ??= locate(at);
-        if (this.#templateCount >= 2) return { kind: "chat-template", place: this.#templateFirst };
-      }
-    }
-    if (this.#inst === null) {
-      const at = text.indexOf("[INST]", from);
-      if (at !== -1) {
-        this.#inst = locate(at);
-        this.#instAt = base + at;
-      }
-    }
-    if (this.#inst !== null) {
-      const after = Math.max(from, this.#instAt - base);
-      if (text.indexOf("[/INST]", after) !== -1) return { kind: "llama-inst", place: this.#inst };
-    }
-
-    // (c) JSON message arrays: two `"role": "<role>"` and two `"content":` keys.
-    for (const [key, re] of [["role", ROLE_KEY_AT], ["content", CONTENT_KEY_AT]] as const) {
-      for (let at = text.indexOf(key, from); at !== -1; at = text.indexOf(key, at + 1)) {
-        const before = at > 0 ? text.charCodeAt(at - 1) : 0;
-        if (before !== 0x22 && before !== 0x27) continue;
-        re.lastIndex = at;
-        if (!re.test(text) || !complete(re.lastIndex)) continue;
-        if (key === "role" && base + at > this.#roleLast) {
-          this.#roleLast = base + at;
-          this.#roleCount++;
-          this.#roleFirst ??= locate(at - 1);
-        } else if (key === "content" && base + at > this.#contentLast) {
-          this.#contentLast = base + at;
-          this.#contentCount++;
+          if (!re.test(text) || !complete(re.lastIndex)) break;
+          if (role && abs > this.#roleLast) {
+            this.#roleLast = abs;
+            this.#roleCount++;
+            this.#roleFirst ??= locate(at - 1);
+          } else if (!role && abs > this.#contentLast) {
+            this.#contentLast = abs;
+            this.#contentCount++;
+          }
         }
       }
     }
@@ -761,18 +840,44 @@ export function isInstructionKey(key: string): boolean {
 
 /** Chars at the start of a carried-over window that were already scanned with full context. */
 const CONTEXT = 128;
-const MIN_OVERLAP = 512;
+/** The longest match any detector needs to decide, plus `CONTEXT`, stays below this. */
+const MIN_OVERLAP = 768;
 const TEXT_PROBE_BYTES = 8192;
+/** What a non-ASCII byte of a binary file becomes: a character no token contains. */
+const BINARY_BOUNDARY = 0x00;
+/** What the bytes of a UTF-8 zero-width character in a binary file become: U+00AD, stripped. */
+const BINARY_ZERO_WIDTH = 0xad;
 
 /**
- * Streams one luggage file through {@linkcode findCredential} and {@linkcode findTranscript}
- * in bounded memory: each chunk is decoded once and scanned once, together with an overlap
- * window carried from the previous chunk so a token straddling a chunk boundary is found.
+ * How many bytes at `bytes[at]` encode a zero-width character in UTF-8 (U+00AD, U+200B–D,
+ * U+2060, U+FEFF): 2 or 3; 0 when they do not; -1 when `bytes` ends too soon to tell.
+ */
+function zeroWidthUtf8Length(bytes: Uint8Array, at: number): number {
+  const b0 = bytes[at];
+  if (b0 === 0xc2) {
+    if (at + 1 >= bytes.length) return -1;
+    return bytes[at + 1] === 0xad ? 2 : 0;
+  }
+  if (b0 !== 0xe2 && b0 !== 0xef) return 0;
+  if (at + 1 >= bytes.length) return -1;
+  const b1 = bytes[at + 1];
+  if (b0 === 0xe2 ? b1 !== 0x80 && b1 !== 0x81 : b1 !== 0xbb) return 0;
+  if (at + 2 >= bytes.length) return -1;
+  const b2 = bytes[at + 2]!;
+  if (b0 === 0xef) return b2 === 0xbf ? 3 : 0;
+  return (b1 === 0x80 && b2 >= 0x8b && b2 <= 0x8d) || (b1 === 0x81 && b2 === 0xa0) ? 3 : 0;
+}
+
+/**
+ * Streams one luggage file through the detectors of {@linkcode findCredential} and
+ * {@linkcode findTranscript} in bounded memory. Each chunk is decoded once and scanned once,
+ * together with an overlap window carried from the previous chunk, so a token straddling a
+ * chunk boundary is found; the whole file is scanned, however large.
  *
- * The file is decoded as UTF-8 (invalid bytes become U+FFFD, so credentials are found in
- * binary files too), or as UTF-16 when it starts with a byte order mark. Transcripts are only
- * looked for while the file looks like text (see {@linkcode ScanResult.text}). Scanning
- * stops at the first finding.
+ * The first 8 KiB decide how the file is read. A file starting with a UTF-16 byte order mark
+ * is UTF-16 text. Otherwise it is UTF-8 text unless those bytes hold a NUL or invalid UTF-8;
+ * then it is binary, and is scanned for credentials only, byte by byte (a token is ASCII).
+ * Scanning stops at the first finding.
  *
  * @example Usage
  * ```ts
@@ -783,20 +888,21 @@ const TEXT_PROBE_BYTES = 8192;
  * const bytes = new TextEncoder().encode(`line one\nexport TOKEN=${token}\n`);
  * const scanner = new TextScanner();
  * for (let i = 0; i < bytes.length; i += 7) scanner.push(bytes.subarray(i, i + 7));
- * const result = scanner.finish();
- * assert.equal(result.text, true);
- * assert.equal(result.finding?.kind, "github-token");
- * assert.equal(result.finding?.line, 2);
- * assert.equal(result.finding?.index, 22);
+ * assert.deepEqual(scanner.finish(), {
+ *   finding: { rule: "credential", kind: "github-token", index: 22, line: 2 },
+ *   text: true,
+ * });
  * ```
  */
 export class TextScanner {
   #overlap: number;
-  #head: Uint8Array | null = new Uint8Array(0);
+  /** The first bytes, held until there are 8 KiB of them or the file ends. */
+  #head: Uint8Array[] | null = [];
+  #headLength = 0;
   #decoder: TextDecoder | null = null;
-  #utf8 = true;
-  #probe: TextDecoder | null = new TextDecoder("utf-8", { fatal: true });
-  #probed = 0;
+  #binary = false;
+  /** Binary files: bytes at the end of a chunk that may start a zero-width character. */
+  #carry: Uint8Array = new Uint8Array(0);
   #text = true;
   #tail = "";
   #tailBase = 0;
@@ -804,15 +910,14 @@ export class TextScanner {
   #tailLines = 0;
   #atFileStart = true;
   #tracker = new TranscriptTracker();
-  #credential: (Finding & { line: number }) | null = null;
-  #transcript: (Finding & { line: number }) | null = null;
+  #finding: (Finding & { line: number }) | null = null;
   #finished = false;
 
   /**
    * Creates a scanner for one file.
    *
-   * @param options `overlap`: how many UTF-16 units of the previous chunk are scanned again
-   * with the next one (default 1024, at least 512).
+   * @param options `overlap`: how many characters of the text seen so far are scanned again
+   * with the next chunk (default 1024; smaller values are raised to 768).
    */
   constructor(options: { overlap?: number } = {}) {
     const overlap = options.overlap ?? 1024;
@@ -825,26 +930,19 @@ export class TextScanner {
   /**
    * Feeds the next bytes of the file.
    *
-   * @param chunk The bytes, in file order. The scanner does not keep a reference to them.
+   * @param chunk The bytes, in file order. The scanner keeps no reference to them once it
+   * has seen 8 KiB.
    */
   push(chunk: Uint8Array): void {
     if (this.#finished) throw new TypeError("Cannot push: the scanner has finished");
     if (chunk.length === 0) return;
     if (this.#head !== null) {
-      const head = new Uint8Array(this.#head.length + chunk.length);
-      head.set(this.#head);
-      head.set(chunk, this.#head.length);
-      if (head.length < 2) {
-        this.#head = head;
-        return;
-      }
-      this.#head = null;
-      this.#start(head);
-      chunk = head;
+      this.#head.push(chunk.slice());
+      this.#headLength += chunk.length;
+      if (this.#headLength >= TEXT_PROBE_BYTES) this.#start(false);
+      return;
     }
-    this.#probeText(chunk);
-    if (this.#done()) return;
-    this.#scan(this.#decoder!.decode(chunk, { stream: true }), false);
+    if (this.#finding === null) this.#feed(chunk, false);
   }
 
   /**
@@ -854,63 +952,82 @@ export class TextScanner {
    */
   finish(): ScanResult {
     if (!this.#finished) {
-      let rest: Uint8Array = new Uint8Array(0);
-      if (this.#head !== null) {
-        rest = this.#head;
-        this.#head = null;
-        this.#start(rest);
-        this.#probeText(rest);
-      }
-      if (this.#probe !== null) {
-        try {
-          this.#probe.decode();
-        } catch {
-          this.#text = false;
-        }
-        this.#probe = null;
-      }
-      if (!this.#done()) this.#scan(this.#decoder!.decode(rest), true);
+      if (this.#head !== null) this.#start(true);
+      else if (this.#finding === null) this.#feed(new Uint8Array(0), true);
       this.#finished = true;
       this.#tail = "";
     }
-    return {
-      finding: this.#credential ?? (this.#text ? this.#transcript : null),
-      text: this.#text,
-    };
+    return { finding: this.#finding, text: this.#text };
   }
 
-  /** Chooses the decoding from the first bytes. */
-  #start(head: Uint8Array): void {
-    if (head[0] === 0xff && head[1] === 0xfe) this.#decoder = new TextDecoder("utf-16le");
-    else if (head[0] === 0xfe && head[1] === 0xff) this.#decoder = new TextDecoder("utf-16be");
-    else this.#decoder = new TextDecoder("utf-8");
-    if (this.#decoder.encoding !== "utf-8") {
-      this.#utf8 = false;
-      this.#probe = null;
+  /** Decides how to read the file from its first bytes, then scans them. */
+  #start(final: boolean): void {
+    const head = this.#head!;
+    this.#head = null;
+    const probe = new Uint8Array(Math.min(this.#headLength, TEXT_PROBE_BYTES));
+    for (let offset = 0, i = 0; offset < probe.length; i++) {
+      const part = head[i]!.subarray(0, probe.length - offset);
+      probe.set(part, offset);
+      offset += part.length;
     }
-  }
-
-  /** Looks for NUL bytes and invalid UTF-8 in the first 8 KiB. */
-  #probeText(chunk: Uint8Array): void {
-    if (!this.#utf8 || this.#probe === null) return;
-    const part = chunk.subarray(0, TEXT_PROBE_BYTES - this.#probed);
-    this.#probed += part.length;
-    if (part.includes(0)) this.#text = false;
-    if (this.#text) {
+    if (probe[0] === 0xff && probe[1] === 0xfe) this.#decoder = new TextDecoder("utf-16le");
+    else if (probe[0] === 0xfe && probe[1] === 0xff) this.#decoder = new TextDecoder("utf-16be");
+    else {
       try {
-        this.#probe.decode(part, { stream: true });
+        // Cut at 8 KiB, a character may be incomplete: only the end of the file says it is.
+        new TextDecoder("utf-8", { fatal: true }).decode(probe, { stream: !final });
+        this.#text = !probe.includes(0);
       } catch {
         this.#text = false;
       }
+      this.#binary = !this.#text;
+      this.#decoder = this.#binary ? new TextDecoder("latin1") : new TextDecoder("utf-8");
     }
-    if (!this.#text || this.#probed >= TEXT_PROBE_BYTES) this.#probe = null;
+    for (let i = 0; i < head.length; i++) {
+      if (this.#finding === null) this.#feed(head[i]!, final && i === head.length - 1);
+    }
+    if (head.length === 0) this.#feed(new Uint8Array(0), final);
   }
 
-  /** True when nothing more needs scanning. */
-  #done(): boolean {
-    if (this.#credential !== null) return true;
-    // A transcript counts once the file is known to be text.
-    return this.#transcript !== null && this.#text && this.#probe === null;
+  /** Decodes the next bytes and scans them. */
+  #feed(bytes: Uint8Array, final: boolean): void {
+    const decoder = this.#decoder!;
+    if (!this.#binary) {
+      const text = decoder.decode(bytes, { stream: !final });
+      this.#scan(text, final);
+      return;
+    }
+    // Binary: one character per byte. ASCII stays; the bytes of a UTF-8 zero-width character
+    // become U+00AD (stripped, as in text); any other byte becomes a boundary.
+    let input = bytes;
+    if (this.#carry.length > 0) {
+      input = new Uint8Array(this.#carry.length + bytes.length);
+      input.set(this.#carry);
+      input.set(bytes, this.#carry.length);
+      this.#carry = new Uint8Array(0);
+    }
+    const mapped = new Uint8Array(input.length);
+    let end = input.length;
+    for (let i = 0; i < input.length; i++) {
+      const byte = input[i]!;
+      if (byte < 0x80) {
+        mapped[i] = byte;
+        continue;
+      }
+      const length = zeroWidthUtf8Length(input, i);
+      if (length === -1 && !final) {
+        end = i;
+        this.#carry = input.slice(i);
+        break;
+      }
+      if (length > 0) {
+        mapped.fill(BINARY_ZERO_WIDTH, i, i + length);
+        i += length - 1;
+      } else {
+        mapped[i] = BINARY_BOUNDARY;
+      }
+    }
+    this.#scan(decoder.decode(mapped.subarray(0, end)), final);
   }
 
   #scan(chunkText: string, final: boolean): void {
@@ -936,10 +1053,10 @@ export class TextScanner {
     const credential = scanCredentials(stripped, from, final);
     if (credential !== null) {
       const place = locate(credential.index);
-      this.#credential = { rule: "credential", kind: credential.kind, ...place };
+      this.#finding = { rule: "credential", kind: credential.kind, ...place };
       return;
     }
-    if (this.#text && this.#transcript === null) {
+    if (this.#text) {
       const found = this.#tracker.scan(
         stripped,
         from,
@@ -949,7 +1066,8 @@ export class TextScanner {
         locate,
       );
       if (found !== null) {
-        this.#transcript = { rule: "transcript", kind: found.kind, ...found.place };
+        this.#finding = { rule: "transcript", kind: found.kind, ...found.place };
+        return;
       }
     }
     if (final) return;

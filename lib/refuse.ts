@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { FORBIDDEN_KEYS } from "./_json.ts";
 import { RefusalError, type RefusalRule } from "./errors.ts";
 import {
   findCredential,
@@ -126,6 +127,13 @@ function walk(root: unknown, rootPath: string, problems: Problem[]): void {
             rule: "instruction-field",
             where: childPath,
             detail: "an instruction field is forbidden in a pack (§4.5)",
+          });
+        }
+        if (FORBIDDEN_KEYS.has(key)) {
+          problems.push({
+            rule: "forbidden-key",
+            where: childPath,
+            detail: `the key "${key}" is refused by every TaskPack reader (prototype pollution)`,
           });
         }
         scanString(key, `${childPath} (key)`, problems);

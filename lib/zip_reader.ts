@@ -351,7 +351,9 @@ export function zipNameClash(
     } else if (!nameA.endsWith("/") && keyB.startsWith(keyA + "\u0000")) {
       report(
         Math.max(a, b),
-        a < b ? `the name lies inside "${nameA}", which is a file` : `"${nameB}" lies inside the name, which is a file`,
+        a < b
+          ? `the name lies inside "${nameA}", which is a file`
+          : `"${nameB}" lies inside the name, which is a file`,
       );
     }
   }
@@ -407,7 +409,10 @@ async function readExact(source: ByteSource, offset: number, length: number): Pr
     throw new SourceFailure(error);
   }
   if (!(bytes instanceof Uint8Array) || bytes.length !== length) {
-    throw structure(`offset ${offset}`, `the source returned ${bytes?.length} bytes where ${length} were asked for`);
+    throw structure(
+      `offset ${offset}`,
+      `the source returned ${bytes?.length} bytes where ${length} were asked for`,
+    );
   }
   return bytes;
 }
@@ -499,7 +504,10 @@ async function readEnd(source: ByteSource): Promise<EndRecords> {
     );
   }
   if (candidates.length > 1) {
-    throw structure("end of central directory", "more than one end of central directory record fits the file");
+    throw structure(
+      "end of central directory",
+      "more than one end of central directory record fits the file",
+    );
   }
   const p = candidates[0]!;
   const eocdOffset = tailStart + p;
@@ -514,7 +522,9 @@ async function readEnd(source: ByteSource): Promise<EndRecords> {
   const locatorAt = p - ZIP64_LOCATOR;
   const hasLocator = locatorAt >= 0 && fields.u32(locatorAt) === SIG_ZIP64_LOCATOR;
   if (!hasLocator) {
-    if (disk !== 0 || cdDisk !== 0) throw structure("end of central directory", "multi-disk archives are not supported");
+    if (disk !== 0 || cdDisk !== 0) {
+      throw structure("end of central directory", "multi-disk archives are not supported");
+    }
     if (diskCount !== count16) {
       throw structure("end of central directory", "the entry counts of the end record disagree");
     }
@@ -525,7 +535,10 @@ async function readEnd(source: ByteSource): Promise<EndRecords> {
   const recordOffset = fields.u64(locatorAt + 8);
   const totalDisks = fields.u32(locatorAt + 16);
   if (locatorDisk !== 0 || totalDisks > 1) {
-    throw structure("zip64 end of central directory locator", "multi-disk archives are not supported");
+    throw structure(
+      "zip64 end of central directory locator",
+      "multi-disk archives are not supported",
+    );
   }
   const locatorOffset = eocdOffset - ZIP64_LOCATOR;
   if (recordOffset + ZIP64_EOCD !== locatorOffset) {
@@ -540,7 +553,10 @@ async function readEnd(source: ByteSource): Promise<EndRecords> {
     throw structure("zip64 end of central directory", "the zip64 end record has a bad signature");
   }
   if (r.u64(4) !== ZIP64_EOCD - 12) {
-    throw structure("zip64 end of central directory", "the zip64 end record has an unexpected size");
+    throw structure(
+      "zip64 end of central directory",
+      "the zip64 end record has an unexpected size",
+    );
   }
   const disk64 = r.u32(16);
   const cdDisk64 = r.u32(20);
@@ -552,9 +568,13 @@ async function readEnd(source: ByteSource): Promise<EndRecords> {
     throw structure("zip64 end of central directory", "multi-disk archives are not supported");
   }
   if (diskCount64 !== count64) {
-    throw structure("zip64 end of central directory", "the entry counts of the zip64 end record disagree");
+    throw structure(
+      "zip64 end of central directory",
+      "the entry counts of the zip64 end record disagree",
+    );
   }
-  const agree = (classic: number, marker: number, value: number) => classic === marker || classic === value;
+  const agree = (classic: number, marker: number, value: number) =>
+    classic === marker || classic === value;
   if (
     !agree(disk, U16_MAX, 0) || !agree(cdDisk, U16_MAX, 0) || !agree(diskCount, U16_MAX, count64) ||
     !agree(count16, U16_MAX, count64) || !agree(cdSize32, U32_MAX, cdSize64) ||
@@ -571,11 +591,20 @@ function parseExtra(extra: Uint8Array, where: string): Map<number, Uint8Array> {
   const view = new Fields(extra, where);
   let offset = 0;
   while (offset < extra.length) {
-    if (offset + 4 > extra.length) throw structure(where, "the extra field ends in the middle of a record");
+    if (offset + 4 > extra.length) {
+      throw structure(where, "the extra field ends in the middle of a record");
+    }
     const id = view.u16(offset);
     const length = view.u16(offset + 2);
-    if (offset + 4 + length > extra.length) throw structure(where, "an extra field record runs past the extra field");
-    if (fields.has(id)) throw structure(where, `the extra field holds record 0x${id.toString(16).padStart(4, "0")} twice`);
+    if (offset + 4 + length > extra.length) {
+      throw structure(where, "an extra field record runs past the extra field");
+    }
+    if (fields.has(id)) {
+      throw structure(
+        where,
+        `the extra field holds record 0x${id.toString(16).padStart(4, "0")} twice`,
+      );
+    }
     fields.set(id, extra.subarray(offset + 4, offset + 4 + length));
     offset += 4 + length;
   }
@@ -594,7 +623,11 @@ function checkUnicodePath(record: Uint8Array | undefined, name: string, where: s
     }
   }
   if (path !== name) {
-    throw new TaskPackReadError("zip-name", where, "the Unicode path extra field disagrees with the name");
+    throw new TaskPackReadError(
+      "zip-name",
+      where,
+      "the Unicode path extra field disagrees with the name",
+    );
   }
 }
 
@@ -642,7 +675,9 @@ async function readCentralDirectory(
     let where = `central directory entry #${index}`;
     const header = await window.bytes(offset, CENTRAL_HEADER, where, "the central directory entry");
     const h = new Fields(header, where);
-    if (h.u32(0) !== SIG_CENTRAL) throw structure(where, "the central directory entry has a bad signature");
+    if (h.u32(0) !== SIG_CENTRAL) {
+      throw structure(where, "the central directory entry has a bad signature");
+    }
     const madeBy = h.u16(4);
     const flags = h.u16(8);
     const method = h.u16(10);
@@ -673,16 +708,25 @@ async function readCentralDirectory(
       throw new TaskPackReadError("zip-name", where, "the name is not valid UTF-8");
     }
     // From here on the entry is named by its name (JSON-quoted when it needs escaping).
-    where = /^[\u0020-\u007e\u00a0-\uffff]*$/.test(name) ? name : `${where} ${JSON.stringify(name)}`;
+    where = /^[\u0020-\u007e\u00a0-\uffff]*$/.test(name)
+      ? name
+      : `${where} ${JSON.stringify(name)}`;
 
     if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION | FLAG_MASKED_HEADERS)) {
       throw new TaskPackReadError("zip-encrypted", where, "the entry is encrypted");
     }
     if (method !== 0 && method !== 8) {
-      throw new TaskPackReadError("zip-method", where, `compression method ${method} is not supported (only 0 and 8)`);
+      throw new TaskPackReadError(
+        "zip-method",
+        where,
+        `compression method ${method} is not supported (only 0 and 8)`,
+      );
     }
     if (flags & ~FLAGS_KNOWN) {
-      throw structure(where, `the entry sets unsupported flags 0x${(flags & ~FLAGS_KNOWN).toString(16)}`);
+      throw structure(
+        where,
+        `the entry sets unsupported flags 0x${(flags & ~FLAGS_KNOWN).toString(16)}`,
+      );
     }
 
     const extras = parseExtra(extra, where);
@@ -696,9 +740,14 @@ async function readCentralDirectory(
         throw structure(where, "the entry has a zip64 extra field but no field that needs it");
       }
       if (needed > 0) {
-        if (zip64 === undefined) throw structure(where, "the entry lacks the zip64 extra field its header needs");
+        if (zip64 === undefined) {
+          throw structure(where, "the entry lacks the zip64 extra field its header needs");
+        }
         if (zip64.length !== needed) {
-          throw structure(where, `the zip64 extra field is ${zip64.length} bytes where ${needed} were expected`);
+          throw structure(
+            where,
+            `the zip64 extra field is ${zip64.length} bytes where ${needed} were expected`,
+          );
         }
         const z = new Fields(zip64, where);
         let at = 0;
@@ -718,12 +767,22 @@ async function readCentralDirectory(
     const host = madeBy >>> 8;
     if (host === HOST_UNIX || host === HOST_DARWIN) {
       const type = (externalAttributes >>> 16) & S_IFMT;
-      if (type === S_IFLNK) throw new TaskPackReadError("zip-symlink", where, "the entry is a symbolic link");
+      if (type === S_IFLNK) {
+        throw new TaskPackReadError("zip-symlink", where, "the entry is a symbolic link");
+      }
       if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) {
-        throw new TaskPackReadError("zip-symlink", where, "the entry is a special file (not a regular file or directory)");
+        throw new TaskPackReadError(
+          "zip-symlink",
+          where,
+          "the entry is a special file (not a regular file or directory)",
+        );
       }
       if (type === S_IFDIR && !isDirectory) {
-        throw new TaskPackReadError("zip-symlink", where, "the entry is marked as a directory but named as a file");
+        throw new TaskPackReadError(
+          "zip-symlink",
+          where,
+          "the entry is marked as a directory but named as a file",
+        );
       }
     }
     if (isDirectory && (size !== 0 || crc !== 0 || (method === 0 && compressedSize !== 0))) {
@@ -758,7 +817,9 @@ async function readCentralDirectory(
         throw new TaskPackReadError(
           "limit",
           where,
-          `compression ratio ${Math.round(ratio)} is over the limit of ${limits.maxRatio} (raise maxRatio)`,
+          `compression ratio ${
+            Math.round(ratio)
+          } is over the limit of ${limits.maxRatio} (raise maxRatio)`,
         );
       }
     }
@@ -780,15 +841,23 @@ async function readCentralDirectory(
   if (offset !== cdEnd) {
     throw structure(
       "central directory",
-      `the central directory holds ${cdEnd - offset} bytes after the ${count} entries the end record counts`,
+      `the central directory holds ${
+        cdEnd - offset
+      } bytes after the ${count} entries the end record counts`,
     );
   }
   return records;
 }
 
 /** Reads every local header in file order, checking that the records tile the file exactly. */
-async function checkLocalRecords(source: ByteSource, records: EntryRecord[], cdOffset: number): Promise<void> {
-  const order = [...records].sort((a, b) => a.localOffset - b.localOffset || a.entry.index - b.entry.index);
+async function checkLocalRecords(
+  source: ByteSource,
+  records: EntryRecord[],
+  cdOffset: number,
+): Promise<void> {
+  const order = [...records].sort((a, b) =>
+    a.localOffset - b.localOffset || a.entry.index - b.entry.index
+  );
   const window = new WindowReader(source, cdOffset);
   let expected = 0;
   for (let i = 0; i < order.length; i++) {
@@ -823,9 +892,14 @@ async function checkLocalRecords(source: ByteSource, records: EntryRecord[], cdO
     if (!bytesEqual(variable.subarray(0, nameLength), record.nameBytes)) {
       throw structure(where, "the local header names a different file than the central directory");
     }
-    if (flags !== record.flags) throw structure(where, "the local header's flags differ from the central directory's");
+    if (flags !== record.flags) {
+      throw structure(where, "the local header's flags differ from the central directory's");
+    }
     if (method !== entry.method) {
-      throw structure(where, "the local header's compression method differs from the central directory's");
+      throw structure(
+        where,
+        "the local header's compression method differs from the central directory's",
+      );
     }
     const extras = parseExtra(variable.subarray(nameLength), where);
     checkUnicodePath(extras.get(EXTRA_UNICODE_PATH), entry.name, where);
@@ -840,9 +914,16 @@ async function checkLocalRecords(source: ByteSource, records: EntryRecord[], cdO
       if (compressedSize === U32_MAX) compressedSize = z.u64(8);
     }
     const hasDescriptor = (flags & FLAG_DESCRIPTOR) !== 0;
-    const agrees = (local: number, central: number) => local === central || (hasDescriptor && local === 0);
-    if (!agrees(crc, entry.crc32) || !agrees(compressedSize, entry.compressedSize) || !agrees(size, entry.size)) {
-      throw structure(where, "the local header's CRC-32 or sizes differ from the central directory's");
+    const agrees = (local: number, central: number) =>
+      local === central || (hasDescriptor && local === 0);
+    if (
+      !agrees(crc, entry.crc32) || !agrees(compressedSize, entry.compressedSize) ||
+      !agrees(size, entry.size)
+    ) {
+      throw structure(
+        where,
+        "the local header's CRC-32 or sizes differ from the central directory's",
+      );
     }
 
     record.dataOffset = record.localOffset + LOCAL_HEADER + nameLength + extraLength;
@@ -856,7 +937,9 @@ async function checkLocalRecords(source: ByteSource, records: EntryRecord[], cdO
     if (expected > next) {
       throw structure(
         where,
-        i + 1 < order.length ? "the entry overlaps the next entry" : "the entry runs into the central directory",
+        i + 1 < order.length
+          ? "the entry overlaps the next entry"
+          : "the entry runs into the central directory",
       );
     }
   }
@@ -864,7 +947,9 @@ async function checkLocalRecords(source: ByteSource, records: EntryRecord[], cdO
     throw structure(
       order.length > 0 ? order[order.length - 1]!.where : "central directory",
       order.length > 0
-        ? `${cdOffset - expected} bytes that belong to no entry lie between the entry and the central directory`
+        ? `${
+          cdOffset - expected
+        } bytes that belong to no entry lie between the entry and the central directory`
         : `the archive starts with ${cdOffset} bytes that belong to no entry`,
     );
   }
@@ -894,7 +979,9 @@ async function checkDescriptor(
   const bytes = await window.bytes(dataEnd, room, where, "the data descriptor");
   const d = new Fields(bytes, where);
   const signed = room === 16 || room === 24;
-  if (signed && d.u32(0) !== SIG_DESCRIPTOR) throw structure(where, "the data descriptor has a bad signature");
+  if (signed && d.u32(0) !== SIG_DESCRIPTOR) {
+    throw structure(where, "the data descriptor has a bad signature");
+  }
   const at = signed ? 4 : 0;
   const crc = d.u32(at);
   const wide = room >= 20;
@@ -913,7 +1000,11 @@ function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** Streams one entry's body, inflating and verifying it. */
-function openBody(source: ByteSource, record: EntryRecord, digests: Digests): ReadableStream<Uint8Array> {
+function openBody(
+  source: ByteSource,
+  record: EntryRecord,
+  digests: Digests,
+): ReadableStream<Uint8Array> {
   const { entry, where } = record;
   const start = record.dataOffset;
   const end = start + entry.compressedSize;
@@ -956,7 +1047,9 @@ function openBody(source: ByteSource, record: EntryRecord, digests: Digests): Re
   }, { highWaterMark: 0 });
 
   const inflated = entry.method === 8
-    ? compressed.pipeThrough(new DecompressionStream("deflate-raw") as TransformStream<Uint8Array, Uint8Array>)
+    ? compressed.pipeThrough(
+      new DecompressionStream("deflate-raw") as TransformStream<Uint8Array, Uint8Array>,
+    )
     : compressed;
   const reader = inflated.getReader();
   let finished = false;
@@ -968,7 +1061,11 @@ function openBody(source: ByteSource, record: EntryRecord, digests: Digests): Re
     if (error instanceof TaskPackReadError) throw error;
     const detail = error instanceof Error ? error.message : String(error);
     if (/whole buffer|trailing|junk/i.test(detail)) {
-      throw new TaskPackReadError("zip-size", where, "the compressed data continues past the end of the deflate stream");
+      throw new TaskPackReadError(
+        "zip-size",
+        where,
+        "the compressed data continues past the end of the deflate stream",
+      );
     }
     throw new TaskPackReadError("zip-crc", where, `the deflate data is corrupt (${detail})`);
   };
@@ -992,7 +1089,11 @@ function openBody(source: ByteSource, record: EntryRecord, digests: Digests): Re
           );
         }
         if (crc !== entry.crc32) {
-          throw new TaskPackReadError("zip-crc", where, "the CRC-32 does not match the entry's data");
+          throw new TaskPackReadError(
+            "zip-crc",
+            where,
+            "the CRC-32 does not match the entry's data",
+          );
         }
         controller.close();
         return;

@@ -204,7 +204,9 @@ function dosDateTime(modified: Date): { date: number; time: number } {
   }
   const year = modified.getUTCFullYear();
   if (year < 1980 || year > 2107) {
-    throw new RangeError(`Cannot write zip: a ZIP time must lie between 1980 and 2107, got ${year}`);
+    throw new RangeError(
+      `Cannot write zip: a ZIP time must lie between 1980 and 2107, got ${year}`,
+    );
   }
   return {
     date: ((year - 1980) << 9) | ((modified.getUTCMonth() + 1) << 5) | modified.getUTCDate(),
@@ -248,13 +250,19 @@ class Output {
 }
 
 function changed(name: string): TypeError {
-  return new TypeError(`Cannot write zip: ${JSON.stringify(name)} changed while packing (size or CRC differs)`);
+  return new TypeError(
+    `Cannot write zip: ${JSON.stringify(name)} changed while packing (size or CRC differs)`,
+  );
 }
 
 function checkName(name: unknown): Uint8Array {
-  if (typeof name !== "string") throw new TypeError("Cannot write zip: an entry name must be a string");
+  if (typeof name !== "string") {
+    throw new TypeError("Cannot write zip: an entry name must be a string");
+  }
   const problem = zipNameProblem(name, DEFAULT_ZIP_LIMITS);
-  if (problem !== null) throw new TypeError(`Cannot write zip: ${JSON.stringify(name)}: ${problem}`);
+  if (problem !== null) {
+    throw new TypeError(`Cannot write zip: ${JSON.stringify(name)}: ${problem}`);
+  }
   return encoder.encode(name);
 }
 
@@ -280,7 +288,9 @@ async function* produce(
         throw new TypeError(`Cannot write zip: ${JSON.stringify(entry.name)} has no bytes`);
       }
       if (entry.name.endsWith("/") && bytes.length > 0) {
-        throw new TypeError(`Cannot write zip: the directory entry ${JSON.stringify(entry.name)} has bytes`);
+        throw new TypeError(
+          `Cannot write zip: the directory entry ${JSON.stringify(entry.name)} has bytes`,
+        );
       }
       const crc = settings.digests.crc32(bytes, 0);
       const deflated = bytes.length > 0 ? await deflateRaw(bytes) : bytes;
@@ -304,13 +314,19 @@ async function* produce(
 
     const { name, size, crc32: declaredCrc } = entry;
     if (!Number.isSafeInteger(size) || size < 0) {
-      throw new RangeError(`Cannot write zip: the size of ${JSON.stringify(name)} must be an integer >= 0`);
+      throw new RangeError(
+        `Cannot write zip: the size of ${JSON.stringify(name)} must be an integer >= 0`,
+      );
     }
     if (!Number.isInteger(declaredCrc) || declaredCrc < 0 || declaredCrc > U32_MAX) {
-      throw new RangeError(`Cannot write zip: the CRC-32 of ${JSON.stringify(name)} must be a 32-bit unsigned integer`);
+      throw new RangeError(
+        `Cannot write zip: the CRC-32 of ${JSON.stringify(name)} must be a 32-bit unsigned integer`,
+      );
     }
     if (name.endsWith("/") && size > 0) {
-      throw new TypeError(`Cannot write zip: the directory entry ${JSON.stringify(name)} has bytes`);
+      throw new TypeError(
+        `Cannot write zip: the directory entry ${JSON.stringify(name)} has bytes`,
+      );
     }
     const compress = entry.compress === true && size > 0;
     const item: Written = {
@@ -357,7 +373,9 @@ async function* produce(
     if (seen !== size || crc !== declaredCrc) throw changed(name);
     if (compress) {
       if (!item.zip64Sizes && emitted >= U32_MAX) {
-        throw new RangeError(`Cannot write zip: ${JSON.stringify(name)} deflated to 4 GiB or more without ZIP64`);
+        throw new RangeError(
+          `Cannot write zip: ${JSON.stringify(name)} deflated to 4 GiB or more without ZIP64`,
+        );
       }
       item.compressedSize = emitted;
       yield* out.write(dataDescriptor(item));
@@ -367,14 +385,17 @@ async function* produce(
 
   const clash = zipNameClash(names);
   if (clash !== null) {
-    throw new TypeError(`Cannot write zip: ${JSON.stringify(names[clash.index])}: ${clash.problem}`);
+    throw new TypeError(
+      `Cannot write zip: ${JSON.stringify(names[clash.index])}: ${clash.problem}`,
+    );
   }
 
   const cdOffset = out.offset;
   for (const item of written) yield* out.write(centralHeader(item, settings));
   const cdSize = out.offset - cdOffset;
   const count = written.length;
-  const zip64End = settings.forceZip64 || count >= U16_MAX || cdSize >= U32_MAX || cdOffset >= U32_MAX;
+  const zip64End = settings.forceZip64 || count >= U16_MAX || cdSize >= U32_MAX ||
+    cdOffset >= U32_MAX;
   if (zip64End) {
     const recordOffset = out.offset;
     yield* out.write(zip64EndRecord(count, cdSize, cdOffset));
@@ -473,7 +494,9 @@ function centralHeader(item: Written, settings: Settings): Uint8Array {
     .u16(0) // comment length
     .u16(0) // disk number start
     .u16(0) // internal attributes
-    .u32(item.nameBytes[item.nameBytes.length - 1] === 0x2f ? ATTRIBUTES_DIRECTORY : ATTRIBUTES_FILE)
+    .u32(
+      item.nameBytes[item.nameBytes.length - 1] === 0x2f ? ATTRIBUTES_DIRECTORY : ATTRIBUTES_FILE,
+    )
     .u32(zip64Offset ? U32_MAX : item.offset)
     .raw(item.nameBytes);
   if (zip64Length > 0) {

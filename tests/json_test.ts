@@ -465,13 +465,13 @@ Deno.test("parseJsonStrict() refuses syntax errors with their line and column", 
     assert.deepEqual(position(unterminated), [1, 2]);
   });
   await t.step("input that is not a string", () => {
-    const error = assert.throws(() => parseJsonStrict(42 as unknown as string), TaskPackReadError);
-    void error;
-    try {
-      parseJsonStrict(undefined as unknown as string);
-    } catch (e) {
-      assert.ok(e instanceof TaskPackReadError);
-      assert.equal(e.code, "wrong-type");
+    for (const input of [42, undefined, null, new Uint8Array([0x7b, 0x7d])]) {
+      assert.throws(
+        () => parseJsonStrict(input as unknown as string, { where: "data/x.json" }),
+        (error) =>
+          error instanceof TaskPackReadError && error.code === "wrong-type" &&
+          error.where === "data/x.json",
+      );
     }
   });
 });

@@ -1,0 +1,89 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// Shared test helpers: fixtures, a sample task, and packing both ways in memory.
+import {
+  type BuildPackOptions,
+  buildPackObject,
+  encodeBag,
+  encodeFlat,
+  land,
+  type Luggage,
+  type PassportState,
+  preparePack,
+  type PreparedPack,
+} from "../mod.ts";
+
+/** The packs the incumbent (task-passport 0.3.0) wrote. */
+export const REFERENCE_DIR = new URL("../testdata/interop/reference-0.3.0/", import.meta.url);
+export const REFERENCE_FILES = [
+  "handoff.taskpack",
+  "handoff.taskpack.json",
+  "minimal.taskpack",
+  "minimal.taskpack.json",
+  "receipt.taskpack.json",
+];
+
+export async function readReference(name: string): Promise<Uint8Array> {
+  return await Deno.readFile(new URL(name, REFERENCE_DIR));
+}
+
+export const encoder: TextEncoder = new TextEncoder();
+export const decoder: TextDecoder = new TextDecoder();
+
+export async function streamBytes(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** A task in progress, with every kind of fact. */
+export function sampleState(): PassportState {
+  return {
+    id: "TP-9CB7-J5MK",
+    version: 2,
+    title: "release plugin",
+    goal: "ship the plugin tonight",
+    current_state: "Build is green on CI; cover image missing.",
+    facts: [
+      { claim: "customer wants the release before Friday", scope: "universal", verified: true },
+      { claim: "plugin ids are kebab-case", scope: "org", verified: true },
+      { claim: "node 20 is at /usr/bin/node", scope: "machine", verified: true },
+      { claim: "port 8080 is free", verified: true },
+    ],
+    decisions: [{ what: "ship without the dark theme", why: "not ready" }],
+    artifacts: ["git https://example.invalid/plugin.git@19672b5"],
+    next_steps: ["generate cover image", "publish to registry"],
+  };
+}
+
+export const SAMPLE_OPTIONS: BuildPackOptions = {
+  packedAt: "2026-12-02T16:46:10Z",
+  machine: "vm",
+  actor: "alice",
+  note: "please finish the release",
+  asks: [{ what: "cover image prompt", accept: "one prompt that covers 750x400" }],
+  landingChecks: [{ check: "this machine can render images", how: "run the image tool once" }],
+};
+
+/** Packs a state in both encodings. */
+export async function packBoth(
+  state: PassportState = sampleState(),
+  options: BuildPackOptions = SAMPLE_OPTIONS,
+  luggage: Luggage[] = [],
+): Promise<{ prepared: PreparedPack; bag: Uint8Array; flat: Uint8Array }> {
+  const prepared = await preparePack(buildPackObject(state, options), luggage);
+  const bag = await streamBytes(encodeBag(prepared));
+  const flat = encoder.encode(await encodeFlat(prepared, { maxAttachmentBytes: Infinity }));
+  return { prepared, bag, flat };
+}
+
+/** Converts a file (either encoding) into the other one, as the CLI does. */
+export async function convert(bytes: Uint8Array, to: "bag" | "flat"): Promise<Uint8Array> {
+  const landed = await land(bytes);
+  const prepared = await preparePack(landed.object, landed.luggage);
+  return to === "bag"
+    ? await streamBytes(encodeBag(prepared))
+    : encoder.encode(await encodeFlat(prepared, { maxAttachmentBytes: Infinity }));
+}
+
+/** Parses a flat file's JSON. */
+export function parseFlat(bytes: Uint8Array): Record<string, any> {
+  return JSON.parse(decoder.decode(bytes));
+}

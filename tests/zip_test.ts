@@ -1,0 +1,1159 @@
+// Copyright 2026 the taskpack authors. MIT license.
+import assert from "node:assert/strict";
+import { crc32 as nativeCrc32 } from "node:zlib";
+import fc from "fast-check";
+import {
+  deflateRaw,
+  deflateRawStream,
+  inflateRawStream,
+  looksCompressible,
+} from "../lib/deflate.ts";
+import {
+  writeZip,
+  type WriteZipOptions,
+  type ZipStreamEntry,
+  zipToBytes,
+  type ZipWriteEntry,
+} from "../lib/zip_writer.ts";
+import {
+  DEFAULT_ZIP_LIMITS,
+  openZip,
+  type ZipArchive,
+  type ZipLimits,
+  zipNameClash,
+  zipNameProblem,
+} from "../lib/zip_reader.ts";
+import { type ByteSource, bytesSource } from "../lib/source.ts";
+import { type ReadErrorCode, TaskPackReadError } from "../lib/errors.ts";
+import { type Digests, portableDigests } from "../lib/digests.ts";
+import {
+  crc,
+  deflate,
+  descriptor,
+  extraRecord,
+  type ForgeEntry,
+  forgeZip,
+  LE,
+  unicodePathExtra,
+  utf8,
+  zip64Extra,
+} from "./_zip_forge.ts";
+
+const MODIFIED = new Date(Date.UTC(2026, 4, 17, 13, 45, 58));
+const OPTIONS: WriteZipOptions = { modified: MODIFIED };
+const MiB = 1 << 20;
+
+/** Native CRC-32 (as the shells pass it), for the tests that move gigabytes. */
+const fastDigests: Digests = {
+  sha256: portableDigests.sha256,
+  crc32: (data, previous = 0) => nativeCrc32(data, previous),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function streamOf(bytes: Uint8Array, sizes: readonly number[] = [MiB]): ReadableStream<Uint8Array> {
+  let offset = 0;
+  let turn = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= bytes.length) {
+        controller.close();
+        return;
+      }
+      const size = Math.max(1, sizes[turn++ % sizes.length]!);
+      controller.enqueue(bytes.slice(offset, offset + size));
+      offset += size;
+    },
+  });
+}
+
+function streamed(
+  name: string,
+  bytes: Uint8Array,
+  compress: boolean,
+  sizes?: readonly number[],
+): ZipStreamEntry {
+  return {
+    name,
+    size: bytes.length,
+    crc32: crc(bytes),
+    compress,
+    open: () => streamOf(bytes, sizes),
+  };
+}
+
+async function zip(
+  entries: Iterable<ZipWriteEntry> | AsyncIterable<ZipWriteEntry>,
+  options: Partial<WriteZipOptions> = {},
+): Promise<Uint8Array> {
+  return await zipToBytes(writeZip(entries, { ...OPTIONS, ...options }));
+}
+
+async function readAll(archive: ZipArchive): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  for (const entry of archive.entries) out.set(entry.name, await archive.read(entry, 1 << 30));
+  return out;
+}
+
+/** Opens an archive and reads every entry: the whole reader, front to back. */
+async function readZip(
+  bytes: Uint8Array,
+  limits?: Partial<ZipLimits>,
+): Promise<Map<string, Uint8Array>> {
+  const archive = await openZip(bytesSource(bytes), limits ? { limits } : {});
+  return await readAll(archive);
+}
+
+async function assertRefused(
+  bytes: Uint8Array,
+  code: ReadErrorCode,
+  message?: RegExp,
+  limits?: Partial<ZipLimits>,
+): Promise<void> {
+  await assert.rejects(readZip(bytes, limits), (error: unknown) => {
+    assert.ok(error instanceof TaskPackReadError, `expected a TaskPackReadError, got ${error}`);
+    assert.equal(error.code, code, error.message);
+    if (message) assert.match(error.message, message);
+    return true;
+  });
+}
+
+function randomBytes(length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  for (let at = 0; at < length; at += 65_536) crypto.getRandomValues(out.subarray(at, at + 65_536));
+  return out;
+}
+
+function u16(bytes: Uint8Array, offset: number): number {
+  return bytes[offset]! | (bytes[offset + 1]! << 8);
+}
+
+function u32(bytes: Uint8Array, offset: number): number {
+  return new DataView(bytes.buffer, bytes.byteOffset).getUint32(offset, true);
+}
+
+function indexOfSignature(bytes: Uint8Array, signature: number, from = 0): number {
+  for (let i = from; i + 4 <= bytes.length; i++) if (u32(bytes, i) === signature) return i;
+  return -1;
+}
+
+const HAVE_UNZIP = await has("unzip");
+const HAVE_ZIP = await has("zip");
+if (!HAVE_UNZIP) console.error("zip_test: `unzip` not found: skipping the Info-ZIP unzip checks");
+if (!HAVE_ZIP) console.error("zip_test: `zip` not found: skipping the Info-ZIP zip checks");
+
+async function has(command: string): Promise<boolean> {
+  try {
+    const { success } = await new Deno.Command(command, {
+      args: ["-v"],
+      stdout: "null",
+      stderr: "null",
+    })
+      .output();
+    return success;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `unzip -t` on a file and asserts it found no error. */
+async function assertUnzipAccepts(path: string): Promise<void> {
+  const { code, stdout, stderr } = await new Deno.Command("unzip", { args: ["-tqq", path] })
+    .output();
+  const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+  assert.equal(code, 0, `unzip -t failed (${code}): ${text.slice(0, 2000)}`);
+}
+
+async function assertUnzipAcceptsBytes(bytes: Uint8Array): Promise<void> {
+  const path = await Deno.makeTempFile({ suffix: ".zip" });
+  try {
+    await Deno.writeFile(path, bytes);
+    await assertUnzipAccepts(path);
+  } finally {
+    await Deno.remove(path);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// deflate.ts
+
+Deno.test("deflateRaw() is deterministic and inflates back", async () => {
+  const text = utf8("The quick brown fox jumps over the lazy dog. ".repeat(5000));
+  const a = await deflateRaw(text);
+  const b = await deflateRaw(text);
+  assert.deepEqual(a, b);
+  assert.ok(a.length < text.length / 10);
+  const back = await new Response(streamOf(a).pipeThrough(inflateRawStream())).bytes();
+  assert.deepEqual(back, text);
+});
+
+Deno.test("deflateRawStream() output does not depend on how the input is chunked", async () => {
+  const text = utf8(Array.from({ length: 30_000 }, (_, i) => `row ${i} ${i % 7}\n`).join(""));
+  const whole = await deflateRaw(text);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.integer({ min: 1, max: 200_000 }), { minLength: 1, maxLength: 6 }),
+      async (sizes) => {
+        const out = await new Response(streamOf(text, sizes).pipeThrough(deflateRawStream()))
+          .bytes();
+        assert.deepEqual(out, whole);
+      },
+    ),
+    { numRuns: 25 },
+  );
+  const empty = await new Response(streamOf(new Uint8Array(0)).pipeThrough(deflateRawStream()))
+    .bytes();
+  assert.deepEqual(empty, await deflateRaw(new Uint8Array(0)));
+});
+
+Deno.test("looksCompressible() tells text from random bytes", async (t) => {
+  const random = new Uint8Array(65_536);
+  crypto.getRandomValues(random);
+  const table: [string, Uint8Array, boolean][] = [
+    ["text", utf8("2026-05-17 INFO all good\n".repeat(3000)).subarray(0, 65_536), true],
+    ["random", random, false],
+    ["tiny random", random.subarray(0, 63), true],
+    ["empty", new Uint8Array(0), true],
+  ];
+  for (const [name, sample, expected] of table) {
+    await t.step(name, async () => assert.equal(await looksCompressible(sample), expected));
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Writer: canonical output
+
+Deno.test("writeZip() writes canonical headers", async () => {
+  const bytes = await zip([
+    { name: "a.txt", bytes: utf8("hello") },
+    { name: "d/", bytes: new Uint8Array(0) },
+    streamed("d/log.txt", utf8("log\n".repeat(1000)), true),
+  ]);
+  // Local header of a.txt: version 20, UTF-8 flag, stored, DOS time of MODIFIED in UTC.
+  assert.equal(u32(bytes, 0), 0x04034b50);
+  assert.equal(u16(bytes, 4), 20);
+  assert.equal(u16(bytes, 6), 0x0800);
+  assert.equal(u16(bytes, 8), 0);
+  assert.equal(u16(bytes, 10), (13 << 11) | (45 << 5) | (58 >> 1));
+  assert.equal(u16(bytes, 12), ((2026 - 1980) << 9) | (5 << 5) | 17);
+  assert.equal(u16(bytes, 28), 0); // no extra field
+  const cd = indexOfSignature(bytes, 0x02014b50);
+  assert.equal(u16(bytes, cd + 4), 0x0314); // made by Unix, 2.0
+  assert.equal(u32(bytes, cd + 38), (0o100644 << 16) >>> 0);
+  // The streamed, deflated entry uses a data descriptor with signature.
+  const archive = await openZip(bytesSource(bytes));
+  assert.deepEqual(archive.entries.map((e) => [e.name, e.method, e.isDirectory]), [
+    ["a.txt", 0, false],
+    ["d/", 0, true],
+    ["d/log.txt", 8, false],
+  ]);
+  assert.notEqual(indexOfSignature(bytes, 0x08074b50), -1);
+  // No comment; the end record closes the file.
+  assert.equal(u32(bytes, bytes.length - 22), 0x06054b50);
+});
+
+Deno.test("writeZip() gives the same bytes for the same input, whatever the chunking", async () => {
+  const text = utf8("same bytes every time\n".repeat(20_000));
+  const random = randomBytes(50_000);
+  const make = (sizes: number[]) => [
+    { name: "m.txt", bytes: text },
+    { name: "m.bin", bytes: random },
+    streamed("s.txt", text, true, sizes),
+    streamed("s.bin", random, false, sizes),
+  ];
+  const a = await zip(make([1 << 20]));
+  const b = await zip(make([1, 4095, 70_000, 13]));
+  assert.deepEqual(a, b);
+  // The deflated bodies of the in-memory and the streamed text are byte-identical.
+  const archive = await openZip(bytesSource(a));
+  assert.equal(archive.entries[0]!.compressedSize, archive.entries[2]!.compressedSize);
+  // The timestamp is taken in UTC: another Date for the same instant gives the same bytes.
+  assert.deepEqual(await zip(make([100]), { modified: new Date(MODIFIED.getTime()) }), a);
+});
+
+Deno.test("writeZip() stores in-memory entries that deflate does not shrink", async () => {
+  const random = randomBytes(10_000);
+  const archive = await openZip(bytesSource(
+    await zip([
+      { name: "r", bytes: random },
+      { name: "t", bytes: utf8("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa") },
+      { name: "e", bytes: new Uint8Array(0) },
+      { name: "x", bytes: utf8("x") },
+    ]),
+  ));
+  assert.deepEqual(archive.entries.map((e) => e.method), [0, 8, 0, 0]);
+});
+
+Deno.test("writeZip() is pull-based: entries are opened only as output is read", async () => {
+  const opened: string[] = [];
+  const big = new Uint8Array(3 * MiB);
+  const entry = (name: string): ZipStreamEntry => ({
+    name,
+    size: big.length,
+    crc32: crc(big),
+    compress: false,
+    open() {
+      opened.push(name);
+      return streamOf(big, [64 * 1024]);
+    },
+  });
+  const reader = writeZip([entry("a"), entry("b")], OPTIONS).getReader();
+  await reader.read();
+  assert.deepEqual(opened, ["a"]);
+  await reader.cancel();
+  assert.deepEqual(opened, ["a"]);
+});
+
+Deno.test("writeZip() refuses a streamed entry that changed while packing", async (t) => {
+  const bytes = utf8("content ".repeat(10_000));
+  const table: [string, ZipStreamEntry][] = [
+    ["shorter than declared", { ...streamed("a.txt", bytes, true), size: bytes.length + 1 }],
+    ["longer than declared", { ...streamed("a.txt", bytes, false), size: bytes.length - 1 }],
+    ["other CRC, stored", { ...streamed("a.txt", bytes, false), crc32: (crc(bytes) ^ 1) >>> 0 }],
+    ["other CRC, deflated", { ...streamed("a.txt", bytes, true), crc32: (crc(bytes) ^ 1) >>> 0 }],
+  ];
+  for (const [name, entry] of table) {
+    await t.step(name, async () => {
+      await assert.rejects(
+        zip([entry]),
+        (error: unknown) =>
+          error instanceof TypeError &&
+          error.message === 'Cannot write zip: "a.txt" changed while packing (size or CRC differs)',
+      );
+    });
+  }
+});
+
+Deno.test("writeZip() refuses names openZip would refuse", async (t) => {
+  const table: [string, string[]][] = [
+    ["dot dot", ["../x"]],
+    ["absolute", ["/x"]],
+    ["backslash", ["a\\b"]],
+    ["empty", [""]],
+    ["control", ["a\u0001"]],
+    ["lone surrogate", ["a\ud800"]],
+    ["duplicate", ["a", "a"]],
+    ["case duplicate", ["A.txt", "a.TXT"]],
+    ["file and folder", ["a", "a/b"]],
+  ];
+  for (const [name, names] of table) {
+    await t.step(name, async () => {
+      await assert.rejects(
+        zip(names.map((n) => ({ name: n, bytes: utf8("x") }))),
+        (error: unknown) => error instanceof TypeError && /^Cannot write zip: /.test(error.message),
+      );
+    });
+  }
+  await t.step("directory with bytes", async () => {
+    await assert.rejects(zip([{ name: "d/", bytes: utf8("x") }]), TypeError);
+  });
+  await t.step("date before 1980", () => {
+    assert.throws(() => writeZip([], { modified: new Date(Date.UTC(1979, 11, 31)) }), RangeError);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Round trip
+
+const SEGMENT_CHARS = [
+  ..."abcdefghijklmnopqrstuvwxyz0123456789-_.",
+  "é",
+  "ü",
+  "ß",
+  "中",
+  "文",
+  "😀",
+];
+const segmentArb = fc
+  .string({ unit: fc.constantFrom(...SEGMENT_CHARS), minLength: 1, maxLength: 8 })
+  .filter((s) => s !== "." && s !== "..");
+const nameArb = fc.array(segmentArb, { minLength: 1, maxLength: 4 }).map((s) => s.join("/"));
+const contentArb = fc.oneof(
+  fc.uint8Array({ maxLength: 3000 }),
+  fc.tuple(fc.string({ maxLength: 40 }), fc.integer({ min: 0, max: 2000 })).map(([s, n]) =>
+    utf8(s.repeat(n))
+  ),
+);
+const entryArb = fc.record({
+  name: nameArb,
+  content: contentArb,
+  kind: fc.constantFrom("memory", "deflated", "stored"),
+  chunk: fc.integer({ min: 1, max: 5000 }),
+});
+
+Deno.test("writeZip() and openZip() round-trip random entries", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.uniqueArray(entryArb, {
+        maxLength: 12,
+        selector: (e) => e.name.normalize("NFC").toLowerCase(),
+      })
+        .filter((entries) => zipNameClash(entries.map((e) => e.name)) === null),
+      fc.boolean(),
+      async (entries, force) => {
+        const make = () =>
+          entries.map((e): ZipWriteEntry =>
+            e.kind === "memory"
+              ? { name: e.name, bytes: e.content }
+              : streamed(e.name, e.content, e.kind === "deflated", [e.chunk])
+          );
+        const bytes = await zip(make(), { forceZip64: force });
+        assert.deepEqual(await zip(make(), { forceZip64: force }), bytes);
+        const archive = await openZip(bytesSource(bytes));
+        assert.deepEqual(archive.entries.map((e) => e.name), entries.map((e) => e.name));
+        for (const [i, entry] of archive.entries.entries()) {
+          assert.equal(entry.index, i);
+          assert.equal(entry.isDirectory, false);
+          assert.deepEqual(await archive.read(entry, 1 << 20), entries[i]!.content);
+        }
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
+Deno.test("openZip() refuses or reads every mutation of a valid archive, never crashing", async () => {
+  const base = await zip([
+    { name: "a.txt", bytes: utf8("hello ".repeat(100)) },
+    { name: "b/", bytes: new Uint8Array(0) },
+    streamed("b/c.bin", randomBytes(300), true),
+    { name: "d", bytes: utf8("d") },
+  ], { forceZip64: false });
+  const base64 = await zip([{ name: "z", bytes: utf8("zzz") }, streamed("y", utf8("yy"), true)], {
+    forceZip64: true,
+  });
+  await fc.assert(
+    fc.asyncProperty(
+      fc.boolean(),
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), {
+        minLength: 1,
+        maxLength: 4,
+      }),
+      async (use64, edits) => {
+        const bytes = (use64 ? base64 : base).slice();
+        for (const [at, value] of edits) bytes[at % bytes.length] = value;
+        try {
+          await readZip(bytes);
+        } catch (error) {
+          assert.ok(error instanceof TaskPackReadError, `not a TaskPackReadError: ${error}`);
+        }
+      },
+    ),
+    { numRuns: 400 },
+  );
+});
+
+// ---------------------------------------------------------------------------------------------
+// Interop with Info-ZIP
+
+Deno.test({
+  name: "unzip -t accepts small archives, forced ZIP64 ones, and non-ASCII names",
+  ignore: !HAVE_UNZIP,
+  async fn(t) {
+    const text = utf8("text line\n".repeat(50_000));
+    const random = randomBytes(200_000);
+    const entries = (): ZipWriteEntry[] => [
+      { name: "bagit.txt", bytes: utf8("BagIt-Version: 1.0\n") },
+      { name: "data/", bytes: new Uint8Array(0) },
+      { name: "data/empty", bytes: new Uint8Array(0) },
+      { name: "data/files/ünïcödé 中文.txt", bytes: text },
+      streamed("data/files/s.txt", text, true, [777]),
+      streamed("data/files/s.bin", random, false),
+      streamed("data/files/e", new Uint8Array(0), true),
+    ];
+    for (const forceZip64 of [false, true]) {
+      await t.step(forceZip64 ? "forced ZIP64" : "plain", async () => {
+        const bytes = await zip(entries(), { forceZip64 });
+        await assertUnzipAcceptsBytes(bytes);
+        const back = await readZip(bytes);
+        assert.deepEqual(back.get("data/files/ünïcödé 中文.txt"), text);
+        if (forceZip64) assert.notEqual(indexOfSignature(bytes, 0x06064b50), -1);
+      });
+    }
+    await t.step("unzip extracts UTF-8 names and readable files", async () => {
+      const dir = await Deno.makeTempDir();
+      try {
+        await Deno.writeFile(`${dir}/a.zip`, await zip(entries()));
+        const { success } = await new Deno.Command("unzip", { args: ["-qq", "a.zip"], cwd: dir })
+          .output();
+        assert.ok(success);
+        assert.deepEqual(await Deno.readFile(`${dir}/data/files/ünïcödé 中文.txt`), text);
+        const mode = (await Deno.stat(`${dir}/data/files/s.bin`)).mode!;
+        assert.equal(mode & 0o777, 0o644);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
+  },
+});
+
+Deno.test({
+  name: "writeZip() switches to ZIP64 end records for 70,000 entries (unzip -t accepts)",
+  ignore: !HAVE_UNZIP,
+  async fn() {
+    const count = 70_000;
+    function* entries(): Generator<ZipWriteEntry> {
+      for (let i = 0; i < count; i++) {
+        yield {
+          name: `data/files/${i % 100}/${i}.txt`,
+          size: 2,
+          crc32: crc(utf8("ab")),
+          compress: false,
+          open: () => streamOf(utf8("ab")),
+        };
+      }
+    }
+    const bytes = await zip(entries());
+    const eocd = bytes.length - 22;
+    assert.equal(u16(bytes, eocd + 10), 0xffff);
+    assert.equal(u32(bytes, eocd - 20), 0x07064b50);
+    const archive = await openZip(bytesSource(bytes));
+    assert.equal(archive.entries.length, count);
+    assert.equal(archive.entries[count - 1]!.name, `data/files/99/${count - 1}.txt`);
+    assert.deepEqual(await archive.read(archive.entries[12_345]!, 10), utf8("ab"));
+    await assertUnzipAcceptsBytes(bytes);
+  },
+});
+
+Deno.test({
+  name:
+    "openZip() reads archives made by Info-ZIP zip (directories, extra fields, ZIP64, descriptors)",
+  ignore: !HAVE_ZIP,
+  async fn(t) {
+    const dir = await Deno.makeTempDir();
+    try {
+      const files: [string, Uint8Array][] = [
+        ["a.txt", utf8("hello\n")],
+        ["sub/nums.txt", utf8(Array.from({ length: 20_000 }, (_, i) => `${i}\n`).join(""))],
+        ["sub/ünï.txt", utf8("ü\n")],
+        ["sub/deeper/r.bin", randomBytes(5000)],
+        ["sub/deeper/empty", new Uint8Array(0)],
+      ];
+      for (const [name, bytes] of files) {
+        await Deno.mkdir(`${dir}/src/${name.split("/").slice(0, -1).join("/")}`, {
+          recursive: true,
+        });
+        await Deno.writeFile(`${dir}/src/${name}`, bytes);
+      }
+      const table: [string, string[]][] = [
+        ["zip -r", ["-qr"]],
+        ["zip -r -fz (ZIP64)", ["-qr", "-fz"]],
+        ["zip -r -fd (data descriptors)", ["-qr", "-fd"]],
+        ["zip -r -0 (stored)", ["-qr", "-0"]],
+      ];
+      for (const [name, args] of table) {
+        await t.step(name, async () => {
+          const out = `${dir}/${crypto.randomUUID()}.zip`;
+          const { success } = await new Deno.Command("zip", {
+            args: [...args, out, "."],
+            cwd: `${dir}/src`,
+          }).output();
+          assert.ok(success);
+          const archive = await openZip(bytesSource(await Deno.readFile(out)));
+          const dirs = archive.entries.filter((e) => e.isDirectory).map((e) => e.name).sort();
+          assert.deepEqual(dirs, ["sub/", "sub/deeper/"]);
+          const back = await readAll(archive);
+          for (const [file, bytes] of files) assert.deepEqual(back.get(file), bytes, file);
+        });
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// ZIP64 for real: a 4 GiB + 1 MiB entry, written and read without holding it in memory.
+
+/** A ByteSource over a sparse list of segments, where runs of zeros take no memory. */
+class SparseSink {
+  readonly segments: { offset: number; bytes: Uint8Array | null; length: number }[] = [];
+  size = 0;
+  add(chunk: Uint8Array, zero: boolean): void {
+    const last = this.segments[this.segments.length - 1];
+    if (zero && last && last.bytes === null) last.length += chunk.length;
+    else {this.segments.push({
+        offset: this.size,
+        bytes: zero ? null : chunk.slice(),
+        length: chunk.length,
+      });}
+    this.size += chunk.length;
+  }
+  source(): ByteSource {
+    const segments = this.segments;
+    return {
+      size: this.size,
+      read(offset: number, length: number): Promise<Uint8Array> {
+        const out = new Uint8Array(length);
+        let lo = 0;
+        let hi = segments.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (segments[mid]!.offset <= offset) lo = mid;
+          else hi = mid - 1;
+        }
+        for (let i = lo, at = 0; at < length && i < segments.length; i++) {
+          const s = segments[i]!;
+          const from = Math.max(offset + at, s.offset) - s.offset;
+          const take = Math.min(s.length - from, length - at);
+          if (s.bytes !== null) out.set(s.bytes.subarray(from, from + take), at);
+          at += take;
+        }
+        return Promise.resolve(out);
+      },
+    };
+  }
+}
+
+Deno.test("writeZip() and openZip() handle a real 4 GiB entry with ZIP64 sizes and offsets", async () => {
+  const ZERO = new Uint8Array(4 * MiB);
+  const size = 4 * 1024 * MiB + MiB; // past 0xFFFFFFFF
+  let zeroCrc = 0;
+  for (let done = 0; done < size; done += ZERO.length) {
+    zeroCrc = nativeCrc32(ZERO.subarray(0, Math.min(ZERO.length, size - done)), zeroCrc);
+  }
+  const zeros = (): ReadableStream<Uint8Array> => {
+    let done = 0;
+    return new ReadableStream({
+      pull(controller) {
+        if (done >= size) return controller.close();
+        const take = Math.min(ZERO.length, size - done);
+        controller.enqueue(ZERO.subarray(0, take));
+        done += take;
+      },
+    });
+  };
+  const sink = new SparseSink();
+  const stream = writeZip([
+    { name: "big.bin", size, crc32: zeroCrc, compress: false, open: zeros },
+    { name: "after.txt", bytes: utf8("after the big one") },
+  ], { modified: MODIFIED, digests: fastDigests });
+  for await (const chunk of stream) sink.add(chunk, chunk.buffer === ZERO.buffer);
+  assert.ok(sink.size > size);
+
+  const archive = await openZip(sink.source(), { digests: fastDigests });
+  const [big, after] = archive.entries;
+  assert.equal(big!.size, size);
+  assert.equal(big!.compressedSize, size);
+  assert.deepEqual(await archive.read(after!, 100), utf8("after the big one"));
+  let seen = 0;
+  for await (const chunk of archive.open(big!)) seen += chunk.length;
+  assert.equal(seen, size);
+  // Version needed 4.5 and a ZIP64 end record.
+  const tail = await sink.source().read(sink.size - 98, 98);
+  assert.equal(u32(tail, 0), 0x06064b50);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Reader: refusals
+
+const HELLO = utf8("hello, world\n");
+
+function plain(name: string, content = HELLO): ForgeEntry {
+  return { name, data: content };
+}
+
+Deno.test("openZip() accepts what the forge writes by default", async () => {
+  const deflated = await deflate(HELLO);
+  const back = await readZip(forgeZip([
+    plain("a"),
+    { name: "b", data: deflated, content: HELLO, method: 8 },
+    {
+      name: "c",
+      data: deflated,
+      content: HELLO,
+      method: 8,
+      flags: 0x0808,
+      after: descriptor(crc(HELLO), deflated.length, HELLO.length),
+    },
+    {
+      name: "d",
+      data: HELLO,
+      flags: 0x0808,
+      after: descriptor(crc(HELLO), 13, 13, { signature: false }),
+    },
+    {
+      name: "e",
+      data: HELLO,
+      flags: 0x0808,
+      after: descriptor(crc(HELLO), 13, 13, { zip64: true }),
+    },
+    {
+      name: "f",
+      data: HELLO,
+      flags: 0x0808,
+      after: descriptor(crc(HELLO), 13, 13, { zip64: true, signature: false }),
+    },
+    { name: "g/", madeBy: 0x031e, externalAttributes: (0o040755 << 16) >>> 0 },
+    {
+      name: "g/h",
+      data: HELLO,
+      madeBy: 0x031e,
+      externalAttributes: (0o100644 << 16) >>> 0,
+      comment: utf8("hi"),
+    },
+    { name: "ü", data: HELLO, flags: 0, extra: unicodePathExtra(utf8("ü"), "ü") },
+  ], { comment: utf8("archive comment") }));
+  assert.equal(back.size, 9);
+  for (const [name, bytes] of back) {
+    assert.deepEqual(bytes, name === "g/" ? new Uint8Array(0) : HELLO, name);
+  }
+});
+
+Deno.test("openZip() refuses bad entry bodies when they are read", async (t) => {
+  const zeros = new Uint8Array(200 * MiB);
+  const bomb = await deflate(zeros);
+  const deflated = await deflate(HELLO);
+  const table: [string, () => Uint8Array, ReadErrorCode, RegExp][] = [
+    [
+      "corrupt CRC, stored",
+      () => forgeZip([{ ...plain("a"), crc32: crc(HELLO) ^ 0x10 }]),
+      "zip-crc",
+      /CRC-32/,
+    ],
+    [
+      "corrupt CRC, deflated",
+      () => forgeZip([{ name: "a", data: deflated, content: HELLO, method: 8, crc32: 1 }]),
+      "zip-crc",
+      /CRC-32/,
+    ],
+    [
+      "declared size larger than the data",
+      () =>
+        forgeZip([{
+          name: "a",
+          data: deflated,
+          content: HELLO,
+          method: 8,
+          size: HELLO.length + 1,
+        }]),
+      "zip-size",
+      /declares 14/,
+    ],
+    [
+      "declared size smaller than the data",
+      () =>
+        forgeZip([{
+          name: "a",
+          data: deflated,
+          content: HELLO,
+          method: 8,
+          size: HELLO.length - 1,
+        }]),
+      "zip-size",
+      /more than/,
+    ],
+    [
+      "deflate bomb: 200 MiB of zeros declared as 1 KiB",
+      () => forgeZip([{ name: "bomb", data: bomb, method: 8, size: 1024, crc32: 0 }]),
+      "zip-size",
+      /more than the 1024/,
+    ],
+    [
+      "bytes after the deflate stream",
+      () => {
+        const data = new Uint8Array([...deflated, 1, 2, 3]);
+        return forgeZip([{ name: "a", data, content: HELLO, method: 8 }]);
+      },
+      "zip-size",
+      /past the end of the deflate stream/,
+    ],
+    [
+      "corrupt deflate data",
+      () =>
+        forgeZip([{
+          name: "a",
+          data: new Uint8Array([0xff, 0xff, 0xff, 0xff]),
+          content: HELLO,
+          method: 8,
+        }]),
+      "zip-crc",
+      /corrupt/,
+    ],
+  ];
+  for (const [name, make, code, message] of table) {
+    await t.step(name, () => assertRefused(make(), code, message));
+  }
+  await t.step(
+    "stored entry whose sizes differ",
+    () => assertRefused(forgeZip([{ ...plain("a"), compressedSize: 12 }]), "zip-size", /stored/),
+  );
+  await t.step("the bomb stops early", async () => {
+    const archive = await openZip(
+      bytesSource(forgeZip([{ name: "bomb", data: bomb, method: 8, size: 1024, crc32: 0 }])),
+    );
+    let delivered = 0;
+    await assert.rejects(async () => {
+      for await (const chunk of archive.open(archive.entries[0]!)) delivered += chunk.length;
+    }, TaskPackReadError);
+    assert.ok(delivered <= 1024);
+  });
+});
+
+Deno.test("openZip() refuses broken or ambiguous structure", async (t) => {
+  const a = plain("a");
+  const b = plain("b");
+  const one = forgeZip([a]);
+  const table: [string, () => Uint8Array, RegExp][] = [
+    ["not a zip", () => utf8("just some text, no zip here at all"), /no end of central directory/],
+    ["too short", () => new Uint8Array(10), /too short/],
+    [
+      "overlapping entries sharing one body",
+      () => forgeZip([a, { ...b, name: "a2", localName: "a", noLocal: true, offset: 0 }]),
+      /overlap/,
+    ],
+    ["entry inside another entry's body", () => {
+      const inner = forgeZip([plain("x")]);
+      return forgeZip([{ name: "outer", data: inner.subarray(0, 44) }, {
+        name: "x",
+        noLocal: true,
+        data: HELLO,
+        offset: 30 + 5,
+      }]);
+    }, /overlap|no entry/],
+    [
+      "local and central names differ",
+      () => forgeZip([{ ...a, localName: "b" }]),
+      /names a different file/,
+    ],
+    [
+      "local and central methods differ",
+      () => forgeZip([{ ...a, localMethod: 8 }]),
+      /compression method differs/,
+    ],
+    ["local and central flags differ", () => forgeZip([{ ...a, localFlags: 0 }]), /flags differ/],
+    ["local and central sizes differ", () => forgeZip([{ ...a, localSize: 99 }]), /sizes differ/],
+    [
+      "local and central CRCs differ",
+      () => forgeZip([{ ...a, localCrc32: 99 }]),
+      /CRC-32 or sizes differ/,
+    ],
+    [
+      "bad local signature",
+      () => forgeZip([{ ...a, localSignature: 0x04034b51 }]),
+      /local header has a bad signature/,
+    ],
+    [
+      "bad central signature",
+      () => forgeZip([{ ...a, centralSignature: 0x02014b51 }]),
+      /bad signature/,
+    ],
+    [
+      "entry hidden past the end record's count",
+      () => forgeZip([a, b], { count: 1 }),
+      /after the 1 entries/,
+    ],
+    [
+      "end record counts an entry that is missing",
+      () => forgeZip([a], { count: 2 }),
+      /cannot hold|runs past/,
+    ],
+    [
+      "bytes between two records",
+      () => forgeZip([{ ...a, after: utf8("smuggled") }, b]),
+      /belong to no entry/,
+    ],
+    [
+      "bytes before the central directory",
+      () => forgeZip([a], { beforeCentral: utf8("smuggled") }),
+      /belong to no entry/,
+    ],
+    [
+      "bytes between the central directory and the end record",
+      () => forgeZip([a], { afterCentral: utf8("junk") }),
+      /does not end where the end records begin/,
+    ],
+    ["prefix junk", () => forgeZip([a], { prefix: utf8("MZ prefix") }), /starts with 9 bytes/],
+    ["prefix junk, offsets not adjusted", () => {
+      const z = forgeZip([{ ...a, offset: 0 }], { prefix: utf8("MZ prefix") });
+      return forgeZip([{ ...a, offset: 0 }], {
+        prefix: utf8("MZ prefix"),
+        cdOffset: indexOfSignature(z, 0x02014b50) - 9,
+      });
+    }, /does not end where/],
+    [
+      "trailing junk",
+      () => new Uint8Array([...one, 1, 2, 3]),
+      /does not reach the end of the file/,
+    ],
+    [
+      "comment length too long",
+      () => forgeZip([a], { comment: utf8("abc"), commentLength: 5 }),
+      /does not reach the end of the file/,
+    ],
+    ["two end records that both fit", () => {
+      const inner = forgeZip([], {});
+      const comment = new Uint8Array([...inner.subarray(0, 20), 0, 0]);
+      return forgeZip([a], { comment });
+    }, /more than one end of central directory record/],
+    ["multi-disk", () => forgeZip([a], { disk: 1 }), /multi-disk/],
+    ["central directory offset wrong", () => forgeZip([a], { cdOffset: 1 }), /does not end where/],
+    ["count fields disagree", () => forgeZip([a, b], { diskCount: 1 }), /counts/],
+    [
+      "data descriptor differs",
+      () => forgeZip([{ ...a, flags: 0x0808, after: descriptor(crc(HELLO) ^ 1, 13, 13) }]),
+      /data descriptor differs/,
+    ],
+    [
+      "data descriptor missing",
+      () => forgeZip([{ ...a, flags: 0x0808 }]),
+      /no room for its data descriptor/,
+    ],
+    [
+      "data descriptor with junk",
+      () =>
+        forgeZip([{
+          ...a,
+          flags: 0x0808,
+          after: new Uint8Array([...descriptor(crc(HELLO), 13, 13), 0, 0, 0, 0, 0]),
+        }]),
+      /fits no data descriptor/,
+    ],
+    [
+      "directory entry with data",
+      () => forgeZip([{ name: "d/", data: HELLO }]),
+      /directory entry holds data/,
+    ],
+    ["unsupported flag", () => forgeZip([{ ...a, flags: 0x0820 }]), /unsupported flags/],
+    [
+      "malformed extra field",
+      () => forgeZip([{ ...a, extra: new Uint8Array([1, 0, 9, 0, 1]) }]),
+      /extra field/,
+    ],
+    [
+      "zip64 extra field of the wrong length",
+      () => forgeZip([{ ...a, size: 0xffffffff, extra: zip64Extra(13, 13) }]),
+      /zip64 extra field is 16 bytes where 8/,
+    ],
+    [
+      "zip64 extra field missing",
+      () => forgeZip([{ ...a, size: 0xffffffff }]),
+      /lacks the zip64 extra field/,
+    ],
+    [
+      "zip64 end record disagrees",
+      () => forgeZip([a], { zip64: { markers: false, count: 2 } }),
+      /disagree/,
+    ],
+    [
+      "zip64 end record with extensible data",
+      () => forgeZip([a], { zip64: { extensible: utf8("xx") } }),
+      /unexpected size|locator/,
+    ],
+    [
+      "zip64 locator points elsewhere",
+      () => forgeZip([a], { zip64: { recordOffset: 0 } }),
+      /locator points/,
+    ],
+    [
+      "zip64 end record has a bad signature",
+      () => forgeZip([a], { zip64: { signature: 0x06064b51 } }),
+      /bad signature/,
+    ],
+    ["zip64 multi-disk", () => forgeZip([a], { zip64: { totalDisks: 2 } }), /multi-disk/],
+    [
+      "entry offset past the central directory",
+      () => forgeZip([{ ...a, offset: 10_000 }]),
+      /outside/,
+    ],
+  ];
+  for (const [name, make, message] of table) {
+    await t.step(name, () => assertRefused(make(), "zip-structure", message));
+  }
+  await t.step("valid ZIP64 end records are accepted", async () => {
+    assert.equal((await readZip(forgeZip([a, b], { zip64: true }))).size, 2);
+    assert.equal((await readZip(forgeZip([a, b], { zip64: { markers: false } }))).size, 2);
+  });
+});
+
+Deno.test("openZip() refuses encryption, other methods and special files", async (t) => {
+  const a = plain("a");
+  const unix = (mode: number) => ({ ...a, madeBy: 0x0314, externalAttributes: (mode << 16) >>> 0 });
+  const table: [string, ForgeEntry, ReadErrorCode][] = [
+    ["method 12 (bzip2)", { ...a, method: 12 }, "zip-method"],
+    ["method 99 (AES)", { ...a, method: 99 }, "zip-method"],
+    ["method 9 (deflate64)", { ...a, method: 9 }, "zip-method"],
+    ["encryption flag", { ...a, flags: 0x0801 }, "zip-encrypted"],
+    ["strong encryption flag", { ...a, flags: 0x0840 }, "zip-encrypted"],
+    ["AES: encrypted, method 99", { ...a, flags: 0x0801, method: 99 }, "zip-encrypted"],
+    ["symlink", unix(0o120777), "zip-symlink"],
+    ["symlink from macOS", { ...unix(0o120777), madeBy: 0x1314 }, "zip-symlink"],
+    ["fifo", unix(0o010644), "zip-symlink"],
+    ["block device", unix(0o060644), "zip-symlink"],
+    ["directory mode on a file name", unix(0o040755), "zip-symlink"],
+  ];
+  for (const [name, entry, code] of table) {
+    await t.step(name, () => assertRefused(forgeZip([entry]), code));
+  }
+  await t.step("unix regular files and unknown-type modes are fine", async () => {
+    assert.equal(
+      (await readZip(forgeZip([unix(0o100644), { ...unix(0o644), name: "b" }]))).size,
+      2,
+    );
+  });
+});
+
+Deno.test("openZip() refuses unsafe and clashing names", async (t) => {
+  const table: [string, (string | Uint8Array)[], ReadErrorCode, RegExp?][] = [
+    ["dot dot", ["../evil"], "zip-name", /"\.\."/],
+    ["dot dot inside", ["a/../../evil"], "zip-name"],
+    ["dot", ["a/./b"], "zip-name"],
+    ["absolute", ["/etc/passwd"], "zip-name", /absolute/],
+    ["backslash", ["a\\..\\b"], "zip-name", /backslash/],
+    ["drive letter", ["C:/x"], "zip-name", /drive/],
+    ["drive letter, relative", ["c:x"], "zip-name", /drive/],
+    ["NUL", ["a\u0000b"], "zip-name", /control/],
+    ["C0 control", ["a\u001bb"], "zip-name", /control/],
+    ["DEL", ["a\u007f"], "zip-name", /control/],
+    ["C1 control", ["a\u0085"], "zip-name", /control/],
+    ["empty segment", ["a//b"], "zip-name", /empty segment/],
+    ["empty name", [""], "zip-name", /empty/],
+    ["two trailing slashes", ["a//"], "zip-name"],
+    ["non-UTF-8", [new Uint8Array([0x61, 0xff, 0x62])], "zip-name", /UTF-8/],
+    ["overlong UTF-8", [new Uint8Array([0xc0, 0xaf])], "zip-name", /UTF-8/],
+    ["encoded surrogate", [new Uint8Array([0xed, 0xa0, 0x80])], "zip-name", /UTF-8/],
+    [
+      "too long",
+      ["x".repeat(1025)],
+      "zip-name",
+      /1025 bytes, over the limit of 1024 \(raise maxNameBytes\)/,
+    ],
+    [
+      "too deep",
+      [Array.from({ length: 65 }, () => "d").join("/")],
+      "zip-name",
+      /65 levels deep.*raise maxDepth/,
+    ],
+    ["duplicate", ["a", "a"], "zip-duplicate-name", /twice/],
+    ["duplicate after NFC", ["caf\u00e9", "cafe\u0301"], "zip-duplicate-name", /clashes/],
+    ["duplicate after case folding", ["README", "readme"], "zip-duplicate-name", /clashes/],
+    ["Kelvin sign", ["\u212a", "k"], "zip-duplicate-name"],
+    ["file and directory entry", ["a", "a/"], "zip-duplicate-name", /directory|file/],
+    ["file that is a folder of another", ["a", "a/b"], "zip-duplicate-name", /is a file/],
+    ["file that is a folder, other order", ["x/a/b", "X/A"], "zip-duplicate-name", /is a file/],
+  ];
+  for (const [name, names, code, message] of table) {
+    await t.step(
+      name,
+      () =>
+        assertRefused(
+          forgeZip(names.map((n) => (typeof n === "string" && n.endsWith("/")
+            ? { name: n }
+            : { ...plain("x"), name: n })
+          )),
+          code,
+          message,
+        ),
+    );
+  }
+  await t.step("Unicode path extra field that disagrees", () =>
+    assertRefused(
+      forgeZip([{ ...plain("a.txt"), extra: unicodePathExtra(utf8("a.txt"), "../b.txt") }]),
+      "zip-name",
+      /Unicode path/,
+    ));
+  await t.step("directory entries and folders that are only implied are fine", async () => {
+    const back = await readZip(
+      forgeZip([{ name: "a/" }, plain("a/b"), plain("a/c/d"), plain("ab"), plain("a-b")]),
+    );
+    assert.equal(back.size, 5);
+  });
+  await t.step("zipNameProblem() and the writer agree", () => {
+    assert.equal(zipNameProblem("data/files/ok.txt", DEFAULT_ZIP_LIMITS), null);
+    assert.notEqual(zipNameProblem("a\ud800", DEFAULT_ZIP_LIMITS), null);
+  });
+});
+
+Deno.test("openZip() enforces its limits before inflating", async (t) => {
+  const a = plain("a");
+  const many = Array.from({ length: 11 }, (_, i) => plain(`f${i}`));
+  const table: [string, () => Uint8Array, Partial<ZipLimits>, RegExp][] = [
+    [
+      "too many entries",
+      () => forgeZip(many),
+      { maxEntries: 10 },
+      /^Cannot read taskpack: entry count 11 is over the limit of 10 \(raise maxEntries\)$/,
+    ],
+    [
+      "entry too large",
+      () => forgeZip([a]),
+      { maxEntrySize: 12 },
+      /entry size 13 is over the limit of 12 \(raise maxEntrySize\)/,
+    ],
+    [
+      "total too large",
+      () => forgeZip(many),
+      { maxTotalSize: 100 },
+      /total size 104 is over the limit of 100 \(raise maxTotalSize\)/,
+    ],
+    [
+      "ratio too high",
+      () =>
+        forgeZip([{ name: "z", data: new Uint8Array(100), method: 8, size: 2 * MiB, crc32: 0 }]),
+      {},
+      /compression ratio 20972 is over the limit of 1000 \(raise maxRatio\)/,
+    ],
+    [
+      "ratio of a 200 MiB bomb",
+      () =>
+        forgeZip([{
+          name: "z",
+          data: new Uint8Array(200 * 1024),
+          method: 8,
+          size: 200 * MiB + 1,
+          crc32: 0,
+        }]),
+      {},
+      /compression ratio 1000 is over|ratio/,
+    ],
+    [
+      "name too long, custom limit",
+      () => forgeZip([plain("abcdef")]),
+      { maxNameBytes: 5 },
+      /raise maxNameBytes/,
+    ],
+  ];
+  for (const [name, make, limits, message] of table) {
+    await t.step(name, async () => {
+      const code: ReadErrorCode = /maxNameBytes/.test(message.source) ? "zip-name" : "limit";
+      await assertRefused(make(), code, message, limits);
+    });
+  }
+  await t.step("read() refuses entries over maxBytes before reading", async () => {
+    const archive = await openZip(bytesSource(forgeZip([a])));
+    await assert.rejects(
+      archive.read(archive.entries[0]!, 12),
+      (error: unknown) => error instanceof TaskPackReadError && error.code === "limit",
+    );
+  });
+  await t.step("open() refuses entries of another archive", async () => {
+    const archive = await openZip(bytesSource(forgeZip([a])));
+    const other = await openZip(bytesSource(forgeZip([a])));
+    assert.throws(() => archive.open(other.entries[0]!), TypeError);
+  });
+});
+
+Deno.test("openZip() passes the source's own errors through", async () => {
+  const bytes = forgeZip([plain("a")]);
+  const failure = new Error("disk on fire");
+  let reads = 0;
+  const source: ByteSource = {
+    size: bytes.length,
+    read(offset, length) {
+      if (++reads > 3) return Promise.reject(failure);
+      return bytesSource(bytes).read(offset, length);
+    },
+  };
+  const archive = await openZip(source);
+  await assert.rejects(
+    archive.read(archive.entries[0]!, 100),
+    (error: unknown) => error === failure,
+  );
+});
+
+// Keep the forge's small helpers exercised so their shape stays honest.
+Deno.test("the forge writes raw little-endian records", () => {
+  assert.deepEqual(new LE().u16(0x0102).u32(0x03040506).bytes, new Uint8Array([2, 1, 6, 5, 4, 3]));
+  assert.deepEqual(extraRecord(0x0001, new Uint8Array([9])), new Uint8Array([1, 0, 1, 0, 9]));
+});
