@@ -23,7 +23,11 @@ const PATH_HEAD = 8;
 const PATH_TAIL = 8;
 
 /** Keys that would touch an object's prototype machinery when a reader walks the value. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
+  "__proto__",
+  "constructor",
+  "prototype",
+]);
 
 // Character codes.
 const TAB = 0x09;

@@ -84,7 +84,7 @@ export interface BuildPackOptions {
  * );
  * assert.equal(pack.packed_at, "2026-12-02T16:46:10Z");
  * assert.deepEqual(pack.lineage.chain, ["TP-9CB7-J5MK@2"]);
- * assert.equal(pack.asks[0].id, "a1");
+ * assert.equal(pack.asks[0]!.id, "a1");
  * ```
  */
 export function buildPackObject(state: PassportState, options: BuildPackOptions): PackObject {

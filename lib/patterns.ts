@@ -82,9 +82,9 @@ function originalOffset(original: string, stripped: number): number {
 // Credentials
 
 /**
- * One token shape. Every match contains one of `anchors`, which one pass of a combined regex
- * finds; `re` (sticky, so it runs at one place only) then decides at the anchor, or where
- * `start` says. Every quantifier in `re` is bounded.
+ * One token shape. Every match starts with one of `anchors` (or, with `start`, contains it),
+ * which one pass of a combined regex finds; `re` (sticky, so it runs at one place only) then
+ * decides. Every quantifier in `re` is bounded.
  */
 interface CredentialDetector {
   readonly kind: string;
@@ -246,7 +246,7 @@ const CREDENTIAL_DETECTORS: readonly CredentialDetector[] = [
   },
   {
     kind: "slack-token",
-    anchors: ["xox", "xapp-"],
+    anchors: ["xoxa-", "xoxb-", "xoxo-", "xoxp-", "xoxr-", "xoxs-", "xapp-"],
     re: /(?<![A-Za-z0-9_-])(?:xox[abposr]|xapp)-[0-9]{1,20}-[A-Za-z0-9-]{16,250}/y,
   },
   {
@@ -257,7 +257,7 @@ const CREDENTIAL_DETECTORS: readonly CredentialDetector[] = [
   },
   {
     kind: "discord-webhook",
-    anchors: ["discord"],
+    anchors: ["discord.", "discordapp."],
     re:
       /discord(?:app)?\.com\/api\/(?:v[0-9]{1,2}\/)?webhooks\/[0-9]{15,25}\/[A-Za-z0-9_-]{50,100}/y,
   },
@@ -327,23 +327,81 @@ function trieSource(words: readonly string[]): string {
   return alternatives.join("|");
 }
 
+/** Characters that end the short prefix of most token shapes (`sk-`, `ghp_`, `ya29.`). */
+const DELIMITERS = "-_.=";
+
+/** Detectors to try at a delimiter when `prefix` ends right before it. */
+interface DelimitedAnchor {
+  readonly prefix: string;
+  readonly delimiter: string;
+  readonly detectors: readonly CredentialDetector[];
+}
+
 /**
- * For each anchor, the detectors to try where it is found: those of the anchor itself and of
- * every anchor that is a prefix of it (`sk-ant-` also tries the `sk-` detector).
+ * The anchors, compiled for one fast pass. A regex engine scanning for many literals enters
+ * its alternation at every common letter; here it mostly waits for a delimiter (`-`, `_`, `.`,
+ * `=`) and looks behind it for a known prefix. Anchors with no delimiter after their first
+ * character (`AKIA`, `SK`, `-----BEGIN `, `:AA`) are matched as literals. Where a hit is
+ * found, every anchor that fits there is tried, whichever alternative matched.
  */
-const DETECTORS_BY_ANCHOR: ReadonlyMap<string, readonly CredentialDetector[]> = (() => {
-  const anchors = new Set(CREDENTIAL_DETECTORS.flatMap((detector) => detector.anchors));
-  const map = new Map<string, CredentialDetector[]>();
-  for (const anchor of anchors) {
-    map.set(
-      anchor,
-      CREDENTIAL_DETECTORS.filter((d) => d.anchors.some((other) => anchor.startsWith(other))),
+const ANCHORS: {
+  readonly re: RegExp;
+  readonly delimited: ReadonlyMap<string, readonly DelimitedAnchor[]>;
+  readonly literals: ReadonlyMap<
+    number,
+    readonly { literal: string; detector: CredentialDetector }[]
+  >;
+} = (() => {
+  const delimited = new Map<string, Map<string, CredentialDetector[]>>();
+  const literals = new Map<number, { literal: string; detector: CredentialDetector }[]>();
+  for (const detector of CREDENTIAL_DETECTORS) {
+    for (const anchor of detector.anchors) {
+      let cut = 1;
+      while (cut < anchor.length && !DELIMITERS.includes(anchor.charAt(cut))) cut++;
+      if (cut < anchor.length && !DELIMITERS.includes(anchor.charAt(0))) {
+        const byPrefix = delimited.get(anchor.charAt(cut)) ?? new Map();
+        const list = byPrefix.get(anchor.slice(0, cut)) ?? [];
+        if (!list.includes(detector)) list.push(detector);
+        byPrefix.set(anchor.slice(0, cut), list);
+        delimited.set(anchor.charAt(cut), byPrefix);
+      } else {
+        const list = literals.get(anchor.charCodeAt(0)) ?? [];
+        list.push({ literal: anchor, detector });
+        literals.set(anchor.charCodeAt(0), list);
+      }
+    }
+  }
+  const prefixes = [...delimited.values()].flatMap((byPrefix) => [...byPrefix.keys()]);
+  const literalSource = trieSource([...literals.values()].flat().map((entry) => entry.literal));
+  const delimiterClass = `[${[...delimited.keys()].map(escapeRegExp).join("")}]`;
+  const re = new RegExp(
+    `(?<=${trieSource([...new Set(prefixes)])})${delimiterClass}|${literalSource}`,
+    "g",
+  );
+  const flat = new Map<string, DelimitedAnchor[]>();
+  for (const [delimiter, byPrefix] of delimited) {
+    flat.set(
+      delimiter,
+      [...byPrefix].map(([prefix, detectors]) => ({ prefix, delimiter, detectors })),
     );
   }
-  return map;
+  return { re, delimited: flat, literals };
 })();
 
-const CREDENTIAL_ANCHORS = new RegExp(trieSource([...DETECTORS_BY_ANCHOR.keys()]), "g");
+/** Runs `detector` at `start`; true when it matches and the match is decided. */
+function detectAt(
+  detector: CredentialDetector,
+  text: string,
+  start: number,
+  final: boolean,
+): boolean {
+  if (start < 0) return false;
+  const re = detector.re;
+  re.lastIndex = start;
+  const match = re.exec(text);
+  return match !== null && (final || re.lastIndex < text.length) &&
+    (detector.accept === undefined || detector.accept(match[0]));
+}
 
 /**
  * The first credential in `text` (already stripped of zero-width characters) whose anchor
@@ -355,23 +413,23 @@ function scanCredentials(
   from: number,
   final: boolean,
 ): { kind: string; index: number } | null {
-  const anchors = CREDENTIAL_ANCHORS;
+  const anchors = ANCHORS.re;
   anchors.lastIndex = from;
   for (let hit = anchors.exec(text); hit !== null; hit = anchors.exec(text)) {
     const at = hit.index;
-    // Anchors may overlap (`xoxb-` inside `…SKxoxb-`): resume right after this one's start.
+    // Anchors may overlap: resume right after this hit's start, not after its end.
     anchors.lastIndex = at + 1;
-    for (const detector of DETECTORS_BY_ANCHOR.get(hit[0])!) {
-      const start = detector.start ? detector.start(text, at) : at;
-      if (start < 0) continue;
-      detector.re.lastIndex = start;
-      const match = detector.re.exec(text);
-      if (
-        match !== null && (final || detector.re.lastIndex < text.length) &&
-        (detector.accept === undefined || detector.accept(match[0]))
-      ) {
-        return { kind: detector.kind, index: start };
+    for (const { prefix, detectors } of ANCHORS.delimited.get(text.charAt(at)) ?? []) {
+      const start = at - prefix.length;
+      if (start < 0 || !text.startsWith(prefix, start)) continue;
+      for (const detector of detectors) {
+        if (detectAt(detector, text, start, final)) return { kind: detector.kind, index: start };
       }
+    }
+    for (const { literal, detector } of ANCHORS.literals.get(text.charCodeAt(at)) ?? []) {
+      if (!text.startsWith(literal, at)) continue;
+      const start = detector.start ? detector.start(text, at) : at;
+      if (detectAt(detector, text, start, final)) return { kind: detector.kind, index: start };
     }
   }
   return null;
@@ -487,23 +545,8 @@ const TEMPLATE_AT =
 const ROLE_KEY_AT =
   /role\\?["'][ \t\r\n]{0,16}:[ \t\r\n]{0,16}\\?["'](?:user|assistant|system|tool)\\?["']/y;
 const CONTENT_KEY_AT = /content\\?["'][ \t\r\n]{0,16}:/y;
-const TRANSCRIPT_MARKERS = new RegExp(
-  trieSource([
-    "<|im_start|>",
-    "<|im_end|>",
-    "<|start_header_id|>",
-    "<start_of_turn>",
-    "[INST]",
-    "[/INST]",
-    'role"',
-    "role'",
-    'role\\"',
-    'content"',
-    "content'",
-    'content\\"',
-  ]),
-  "g",
-);
+const TRANSCRIPT_MARKERS =
+  /<(?:\|(?:im_(?:start|end)\||start_header_id\|)>|start_of_turn>)|\[\/?INST\]|["'](?:role|content)\\?["']/g;
 
 /** Where a transcript detector saw something, as the caller locates it. */
 interface Place {
@@ -634,17 +677,15 @@ class TranscriptTracker {
           }
           break;
         default: {
-          // `role"`, `content'`, `role\"`…: a quoted key, so the quote must come first.
-          const before = at > 0 ? text.charCodeAt(at - 1) : 0;
-          if (before !== 0x22 && before !== 0x27) break;
-          const role = marker.startsWith("role");
+          // `"role"`, `'content'`, `"role\\"`…: a quoted key.
+          const role = marker.charAt(1) === "r";
           const re = role ? ROLE_KEY_AT : CONTENT_KEY_AT;
-          re.lastIndex = at;
+          re.lastIndex = at + 1;
           if (!re.test(text) || !complete(re.lastIndex)) break;
           if (role && abs > this.#roleLast) {
             this.#roleLast = abs;
             this.#roleCount++;
-            this.#roleFirst ??= locate(at - 1);
+            this.#roleFirst ??= locate(at);
           } else if (!role && abs > this.#contentLast) {
             this.#contentLast = abs;
             this.#contentCount++;

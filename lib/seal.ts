@@ -99,8 +99,8 @@ export function sealFact<T>(fact: T, machine: string): T {
  *   passport: { id: "TP-AAAA-BBBB", version: 1, facts: [{ claim: "it builds", verified: true }] },
  * };
  * const { pack: sealed, repairs } = sealPack(pack);
- * assert.equal(sealed.passport.facts[0].verified, false);
- * assert.equal(repairs[0].where, "passport.facts[0]");
+ * assert.equal(sealed.passport.facts[0]!.verified, false);
+ * assert.equal(repairs[0]!.where, "passport.facts[0]");
  * ```
  */
 export function sealPack<T extends Partial<PackObject> | Record<string, unknown>>(

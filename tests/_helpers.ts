@@ -1,15 +1,16 @@
 // Copyright 2026 the taskpack authors. MIT license.
+// deno-lint-ignore-file no-explicit-any -- tests edit parsed JSON freely to build broken packs
 // Shared test helpers: fixtures, a sample task, and packing both ways in memory.
 import {
-  type BuildPackOptions,
   buildPackObject,
+  type BuildPackOptions,
   encodeBag,
   encodeFlat,
   land,
   type Luggage,
   type PassportState,
-  preparePack,
   type PreparedPack,
+  preparePack,
 } from "../mod.ts";
 
 /** The packs the incumbent (task-passport 0.3.0) wrote. */

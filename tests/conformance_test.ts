@@ -1,4 +1,5 @@
 // Copyright 2026 the taskpack authors. MIT license.
+// deno-lint-ignore-file no-explicit-any -- tests edit parsed JSON freely to build broken packs
 // The judge: for every check C0-C10, a pack built to break it fails it, and the judge never
 // throws, whatever the bytes.
 import assert from "node:assert/strict";
@@ -22,14 +23,19 @@ function failing(report: Report): CheckId[] {
 
 /** A good flat pack, changed by `change`, written back canonically (so C9 still holds). */
 async function mutatedFlat(change: (flat: Record<string, any>) => void): Promise<Uint8Array> {
-  const { flat } = await packBoth(undefined, undefined, [luggageFromBytes("brief.txt", "Release brief\n")]);
+  const { flat } = await packBoth(undefined, undefined, [
+    luggageFromBytes("brief.txt", "Release brief\n"),
+  ]);
   const value = parseFlat(flat);
   change(value);
   return encoder.encode(canonicalJson(value));
 }
 
 /** A bag whose manifests are honest about whatever `passportJson` and luggage hold. */
-async function honestBag(passportJson: Uint8Array, luggage: [string, Uint8Array][] = []): Promise<Uint8Array> {
+async function honestBag(
+  passportJson: Uint8Array,
+  luggage: [string, Uint8Array][] = [],
+): Promise<Uint8Array> {
   let object: unknown = {};
   try {
     object = JSON.parse(new TextDecoder().decode(passportJson));
@@ -37,7 +43,11 @@ async function honestBag(passportJson: Uint8Array, luggage: [string, Uint8Array]
     // Not JSON: the tag files still describe the bytes honestly.
   }
   const payload = [
-    { path: "data/passport.json", sha256: sha256Hex(portableDigests, passportJson), size: passportJson.length },
+    {
+      path: "data/passport.json",
+      sha256: sha256Hex(portableDigests, passportJson),
+      size: passportJson.length,
+    },
     ...luggage.map(([name, bytes]) => ({
       path: `data/files/${name}`,
       sha256: sha256Hex(portableDigests, bytes),
@@ -63,7 +73,9 @@ async function goodObject(): Promise<Record<string, any>> {
 const token = () => ["gh", "p_"].join("") + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
 
 Deno.test("a well-made pack passes every check, in both encodings", async () => {
-  const { bag, flat } = await packBoth(undefined, undefined, [luggageFromBytes("a.txt", "hello\n")]);
+  const { bag, flat } = await packBoth(undefined, undefined, [
+    luggageFromBytes("a.txt", "hello\n"),
+  ]);
   for (const bytes of [bag, flat]) {
     const report = await judge(bytes);
     assert.deepEqual(failing(report), []);
@@ -166,7 +178,9 @@ Deno.test("each check fails on a pack built to break it", async (t) => {
       const report = await judge(await make());
       const failed = failing(report);
       assert.equal(report.ok, false);
-      for (const id of expected) assert.ok(failed.includes(id), `${id} should fail; failed: ${failed}`);
+      for (const id of expected) {
+        assert.ok(failed.includes(id), `${id} should fail; failed: ${failed}`);
+      }
       if (!expected.includes("C1") && !expected.includes("C2")) {
         assert.deepEqual(failed, expected, "only the broken checks fail");
       }
@@ -195,7 +209,10 @@ Deno.test("an unknown taskpack version or pack spec is refused, not guessed (§8
   ) {
     const report = await judge(await mutatedFlat(change));
     assert.equal(report.ok, false);
-    assert.match(report.checks.find((c) => c.id === "C2")!.detail, /not a (TaskPack version|pack spec)/);
+    assert.match(
+      report.checks.find((c) => c.id === "C2")!.detail,
+      /not a (TaskPack version|pack spec)/,
+    );
   }
 });
 
@@ -211,11 +228,16 @@ Deno.test("judge() never throws: arbitrary bytes get a full report", async () =>
 });
 
 Deno.test("judge() never throws on damaged packs", async () => {
-  const { bag, flat } = await packBoth(undefined, undefined, [luggageFromBytes("b.bin", new Uint8Array(3000).fill(7))]);
+  const { bag, flat } = await packBoth(undefined, undefined, [
+    luggageFromBytes("b.bin", new Uint8Array(3000).fill(7)),
+  ]);
   await fc.assert(
     fc.asyncProperty(
       fc.constantFrom(bag, flat),
-      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), {
+        minLength: 1,
+        maxLength: 4,
+      }),
       fc.option(fc.nat()),
       async (original, flips, cut) => {
         const bytes = original.slice(0, cut === null ? undefined : cut % (original.length + 1));

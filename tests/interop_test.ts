@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { bytesSource, decodePack, judge, land, planLanding } from "../mod.ts";
 import { openZip } from "../lib/zip_reader.ts";
-import { convert, decoder, REFERENCE_FILES, readReference, streamBytes } from "./_helpers.ts";
+import { convert, decoder, readReference, REFERENCE_FILES, streamBytes } from "./_helpers.ts";
 
 async function zipEntries(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
   const zip = await openZip(bytesSource(bytes));
@@ -36,13 +36,19 @@ Deno.test("both encodings of one reference pack have the same digest", async () 
 Deno.test("bag -> flat reproduces the incumbent's flat file byte for byte", async () => {
   for (const stem of ["handoff", "minimal"]) {
     const flat = await convert(await readReference(`${stem}.taskpack`), "flat");
-    assert.equal(decoder.decode(flat), decoder.decode(await readReference(`${stem}.taskpack.json`)), stem);
+    assert.equal(
+      decoder.decode(flat),
+      decoder.decode(await readReference(`${stem}.taskpack.json`)),
+      stem,
+    );
   }
 });
 
 Deno.test("flat -> bag gives the incumbent's entries, tag files included, byte for byte", async () => {
   for (const stem of ["handoff", "minimal"]) {
-    const ours = await zipEntries(await convert(await readReference(`${stem}.taskpack.json`), "bag"));
+    const ours = await zipEntries(
+      await convert(await readReference(`${stem}.taskpack.json`), "bag"),
+    );
     const theirs = await zipEntries(await readReference(`${stem}.taskpack`));
     assert.deepEqual([...ours.keys()], [...theirs.keys()], stem);
     for (const [name, bytes] of theirs) assert.deepEqual(ours.get(name), bytes, `${stem}: ${name}`);
@@ -73,7 +79,8 @@ Deno.test("every reference pack lands into a new passport that keeps its lineage
 
 Deno.test("landing the reference handoff orders checks, re-verification, asks, then the sender's steps", async () => {
   const landed = await land(await readReference("handoff.taskpack"));
-  const steps = planLanding(landed.object, { newId: "TP-2222-3333", machine: "elsewhere" }).state.next_steps!;
+  const steps = planLanding(landed.object, { newId: "TP-2222-3333", machine: "elsewhere" }).state
+    .next_steps!;
   assert.match(steps[0]!, /^Landing check c1 \(required\): this machine can render images/);
   assert.match(steps[0]!, /the sender suggests: "run the image tool once"/);
   assert.match(steps[1]!, /^Re-verify 3 sealed fact/);
@@ -83,10 +90,18 @@ Deno.test("landing the reference handoff orders checks, re-verification, asks, t
 
 Deno.test("restoring a ✓ needs the explicit choice and the very machine in verified_on", async () => {
   const landed = await land(await readReference("handoff.taskpack"));
-  const same = planLanding(landed.object, { newId: "TP-2222-3333", machine: "vm", trustMachineFacts: true });
+  const same = planLanding(landed.object, {
+    newId: "TP-2222-3333",
+    machine: "vm",
+    trustMachineFacts: true,
+  });
   assert.equal(same.restored.length, 3);
   const notAsked = planLanding(landed.object, { newId: "TP-2222-3333", machine: "vm" });
   assert.equal(notAsked.restored.length, 0);
-  const other = planLanding(landed.object, { newId: "TP-2222-3333", machine: "vm2", trustMachineFacts: true });
+  const other = planLanding(landed.object, {
+    newId: "TP-2222-3333",
+    machine: "vm2",
+    trustMachineFacts: true,
+  });
   assert.equal(other.restored.length, 0);
 });

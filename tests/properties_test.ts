@@ -1,4 +1,5 @@
 // Copyright 2026 the taskpack authors. MIT license.
+// deno-lint-ignore-file no-explicit-any -- tests edit parsed JSON freely to build broken packs
 // The format's invariants, on generated packs of every shape (fast-check).
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -7,9 +8,9 @@ import {
   buildPackObject,
   type BuildPackOptions,
   decodePack,
-  type Fact,
   encodeBag,
   encodeFlat,
+  type Fact,
   isPortableScope,
   judge,
   type Luggage,
@@ -68,19 +69,30 @@ const state: fc.Arbitrary<PassportState> = fc.record({
 
 const options: fc.Arbitrary<BuildPackOptions> = fc.record({
   kind: fc.constantFrom("handoff" as const, "receipt" as const),
-  packedAt: fc.date({ min: new Date("1990-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }),
+  packedAt: fc.date({
+    min: new Date("1990-01-01T00:00:00Z"),
+    max: new Date("2100-01-01T00:00:00Z"),
+    noInvalidDate: true,
+  }),
   machine: text,
   actor: text,
   note: text,
   asks: fc.array(fc.record({ what: word, accept: word, why: text }), { maxLength: 3 }),
-  landingChecks: fc.array(fc.record({ check: word, how: text, required: fc.boolean() }), { maxLength: 2 }),
+  landingChecks: fc.array(fc.record({ check: word, how: text, required: fc.boolean() }), {
+    maxLength: 2,
+  }),
 });
 
-const segment = fc.stringMatching(/^[a-z0-9_-]{1,8}(\.[a-z]{1,3})?$/).filter((s) => luggageNameProblem(s) === null);
+const segment = fc.stringMatching(/^[a-z0-9_-]{1,8}(\.[a-z]{1,3})?$/).filter((s) =>
+  luggageNameProblem(s) === null
+);
 const luggage: fc.Arbitrary<Luggage[]> = fc.array(
   fc.tuple(
     fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => parts.join("/")),
-    fc.oneof(fc.uint8Array({ maxLength: 400 }), fc.string({ maxLength: 200, unit: "grapheme" }).map((s) => encoder.encode(s))),
+    fc.oneof(
+      fc.uint8Array({ maxLength: 400 }),
+      fc.string({ maxLength: 200, unit: "grapheme" }).map((s) => encoder.encode(s)),
+    ),
   ),
   { maxLength: 4 },
 ).filter((files) => luggageSetProblem(files.map(([name]) => name)) === null)
@@ -126,9 +138,9 @@ Deno.test("no machine-scoped or unscoped fact leaves verified, in either encodin
   );
 });
 
-Deno.test("sealing is idempotent: a sealed pack seals to the same bytes", async () => {
-  await fc.assert(
-    fc.asyncProperty(state, options, async (s, o) => {
+Deno.test("sealing is idempotent: a sealed pack seals to the same bytes", () => {
+  fc.assert(
+    fc.property(state, options, (s, o) => {
       const sealed = sealPack(buildPackObject(s, o)).pack;
       const again = sealPack(sealed);
       assert.equal(again.pack, sealed);
@@ -160,7 +172,9 @@ Deno.test("flipping any sealed fact back to verified fails C6 and C0", async () 
       const { flat } = await packAll(s, o, []);
       const value = parseFlat(flat);
       const facts = value.passport.passport.facts as Record<string, unknown>[];
-      const sealed = facts.map((f, i) => [f, i] as const).filter(([f]) => !isPortableScope(f.scope));
+      const sealed = facts.map((f, i) => [f, i] as const).filter(([f]) =>
+        !isPortableScope(f.scope)
+      );
       sealed[pick % sealed.length]![0].verified = true;
       const report = await judge(encoder.encode(canonicalJson(value)));
       const failed = report.checks.filter((c) => !c.ok).map((c) => c.id);
@@ -177,14 +191,31 @@ const planted = fc.constantFrom(
   {
     rule: "credential",
     check: "C7",
-    text: ["-----BEGIN", "PRIVATE KEY-----"].join(" ") + "\nMIIEvQIBADAN" + "Bgkqhk".repeat(8) + "\n-----END PRIVATE KEY-----",
+    text: ["-----BEGIN", "PRIVATE KEY-----"].join(" ") + "\nMIIEvQIBADAN" + "Bgkqhk".repeat(8) +
+      "\n-----END PRIVATE KEY-----",
   },
-  { rule: "credential", check: "C7", text: ["sk", "ant", "api03"].join("-") + "-" + "k".repeat(40) },
-  { rule: "transcript", check: "C8", text: "\nUser: can you fix the build?\nAssistant: Fixed it.\n" },
-  { rule: "transcript", check: "C8", text: "\n<|im_start|>user\nhello<|im_end|>\n<|im_start|>assistant\nhi<|im_end|>\n" },
+  {
+    rule: "credential",
+    check: "C7",
+    text: ["sk", "ant", "api03"].join("-") + "-" + "k".repeat(40),
+  },
+  {
+    rule: "transcript",
+    check: "C8",
+    text: "\nUser: can you fix the build?\nAssistant: Fixed it.\n",
+  },
+  {
+    rule: "transcript",
+    check: "C8",
+    text: "\n<|im_start|>user\nhello<|im_end|>\n<|im_start|>assistant\nhi<|im_end|>\n",
+  },
 );
 
-function stringPaths(value: unknown, path: (string | number)[] = [], out: (string | number)[][] = []) {
+function stringPaths(
+  value: unknown,
+  path: (string | number)[] = [],
+  out: (string | number)[][] = [],
+) {
   if (typeof value === "string") out.push(path);
   else if (Array.isArray(value)) value.forEach((v, i) => stringPaths(v, [...path, i], out));
   else if (value && typeof value === "object") {
@@ -195,39 +226,54 @@ function stringPaths(value: unknown, path: (string | number)[] = [], out: (strin
 
 Deno.test("a credential or transcript planted anywhere refuses the pack and fails C7/C8", async () => {
   await fc.assert(
-    fc.asyncProperty(state, options, luggage, planted, fc.nat(), fc.boolean(), async (s, o, l, plant, pick, inLuggage) => {
-      const object = structuredClone(buildPackObject(s, o));
-      let files = l;
-      if (inLuggage || l.length === 0) {
-        const filler = "ordinary notes\n".repeat(pick % 6000);
-        files = [...l, luggageFromBytes("zz-planted.txt", `${filler}${plant.text}\n`)];
-      } else {
-        // Anywhere but the two fields that decide what the object is.
-        const paths = stringPaths(object).filter((p) => p[0] !== "spec" && p[0] !== "kind");
-        const path = paths[pick % paths.length]!;
-        let target: any = object;
-        for (const key of path.slice(0, -1)) target = target[key];
-        target[path.at(-1)!] += ` ${plant.text} `;
-      }
-      // The writer refuses...
-      await assert.rejects(preparePack(object, files), (error: unknown) => {
-        assert.ok(error instanceof RefusalError, String(error));
-        assert.equal(error.rule, plant.rule);
-        assert.ok(!error.message.includes(plant.text.trim()), "the message must not quote the secret");
-        return true;
-      });
-      // ...and the judge fails the same pack on the same check, written by hand.
-      const clean = await preparePack(buildPackObject(s, o), []);
-      const value = parseFlat(encoder.encode(await encodeFlat(clean)));
-      value.passport = object;
-      value.attachments = [];
-      for (const file of files) {
-        const bytes = await streamBytes(file.open());
-        value.attachments.push({ name: file.name, encoding: "base64", data: btoa(String.fromCharCode(...bytes)) });
-      }
-      const report = await judge(encoder.encode(canonicalJson(value)));
-      assert.equal(report.checks.find((c) => c.id === plant.check)!.ok, false);
-    }),
+    fc.asyncProperty(
+      state,
+      options,
+      luggage,
+      planted,
+      fc.nat(),
+      fc.boolean(),
+      async (s, o, l, plant, pick, inLuggage) => {
+        const object = structuredClone(buildPackObject(s, o));
+        let files = l;
+        if (inLuggage || l.length === 0) {
+          const filler = "ordinary notes\n".repeat(pick % 6000);
+          files = [...l, luggageFromBytes("zz-planted.txt", `${filler}${plant.text}\n`)];
+        } else {
+          // Anywhere but the two fields that decide what the object is.
+          const paths = stringPaths(object).filter((p) => p[0] !== "spec" && p[0] !== "kind");
+          const path = paths[pick % paths.length]!;
+          let target: any = object;
+          for (const key of path.slice(0, -1)) target = target[key];
+          target[path.at(-1)!] += ` ${plant.text} `;
+        }
+        // The writer refuses...
+        await assert.rejects(preparePack(object, files), (error: unknown) => {
+          assert.ok(error instanceof RefusalError, String(error));
+          assert.equal(error.rule, plant.rule);
+          assert.ok(
+            !error.message.includes(plant.text.trim()),
+            "the message must not quote the secret",
+          );
+          return true;
+        });
+        // ...and the judge fails the same pack on the same check, written by hand.
+        const clean = await preparePack(buildPackObject(s, o), []);
+        const value = parseFlat(encoder.encode(await encodeFlat(clean)));
+        value.passport = object;
+        value.attachments = [];
+        for (const file of files) {
+          const bytes = await streamBytes(file.open());
+          value.attachments.push({
+            name: file.name,
+            encoding: "base64",
+            data: btoa(String.fromCharCode(...bytes)),
+          });
+        }
+        const report = await judge(encoder.encode(canonicalJson(value)));
+        assert.equal(report.checks.find((c) => c.id === plant.check)!.ok, false);
+      },
+    ),
     { numRuns: RUNS },
   );
 });
