@@ -67,4 +67,8 @@ export * from "./lib/pack.ts";
 export * from "./lib/read.ts";
 export * from "./lib/conformance.ts";
 export * from "./lib/land.ts";
+export * from "./lib/store.ts";
+export * from "./lib/passport.ts";
+export * from "./lib/receipt.ts";
+export * from "./lib/context.ts";
 export type { ZipLimits } from "./lib/zip_reader.ts";

@@ -11,7 +11,9 @@ import type { Lineage, PassportState } from "./model.ts";
 /** The id alphabet: digits and capitals without the look-alikes 0, 1, I, L, O and U. */
 export const ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-const ID_PATTERN = new RegExp(`^TP-[${ID_ALPHABET}]{4}-[${ID_ALPHABET}]{4}$`);
+// Ids are minted from ID_ALPHABET; any digits and capitals are accepted, so passports minted
+// by the incumbent (whose alphabet has a U) stay usable.
+const ID_PATTERN = /^TP-[0-9A-Z]{4}-[0-9A-Z]{4}$/;
 
 /**
  * Mints a new passport id, `TP-XXXX-XXXX`, from injected randomness (uniform over the
@@ -41,7 +43,8 @@ export function mintPassportId(randomBytes: (n: number) => Uint8Array): string {
 }
 
 /**
- * Whether a string is a passport id in the `TP-XXXX-XXXX` shape this implementation mints.
+ * Whether a string is a passport id: `TP-XXXX-XXXX`, digits and capital letters (safe as a file
+ * name on every system).
  *
  * @param id The candidate.
  * @returns True for a well-formed id.
@@ -52,7 +55,8 @@ export function mintPassportId(randomBytes: (n: number) => Uint8Array): string {
  * import assert from "node:assert/strict";
  *
  * assert.equal(isPassportId("TP-9CB7-J5MK"), true);
- * assert.equal(isPassportId("TP-0000-0000"), false);
+ * assert.equal(isPassportId("TP-9cb7-J5MK"), false);
+ * assert.equal(isPassportId("TP-../x-1234"), false);
  * ```
  */
 export function isPassportId(id: unknown): id is string {

@@ -638,7 +638,8 @@ class TranscriptTracker {
         case "<|im_start|>":
         case "<|im_end|>": {
           const m = marker === "<|im_start|>" ? 0 : 1;
-          if (abs <= this.#chatmlLast[m]!) break;
+          // The role after `<|im_start|>` must be in view before the marker is counted.
+          if (abs <= this.#chatmlLast[m]! || (m === 0 && !complete(end + 32))) break;
           this.#chatmlLast[m] = abs;
           this.#chatmlCount++;
           if (m === 0) {

@@ -107,8 +107,9 @@ const encoder = new TextEncoder();
 /**
  * Writes a ZIP archive as a stream.
  *
- * The stream is pull-based: entries are opened and read only as the consumer reads, and at
- * most about 64 KiB is buffered besides the central directory. It errors with a `TypeError`
+ * The stream is pull-based: entries are opened and read only as the consumer reads, and only
+ * a few chunks are buffered at a time (small records are gathered into chunks of about
+ * 64 KiB), besides the central directory, which is kept until the end. It errors with a `TypeError`
  * when an entry name is unsafe or clashes with another (the rules `openZip` reads by), and
  * when a streamed entry's bytes do not match its declared size and CRC-32
  * (`Cannot write zip: "<name>" changed while packing (size or CRC differs)`).
