@@ -1,8 +1,9 @@
 #!/usr/bin/env -S deno run -A
 // Copyright 2026 the taskpack authors. MIT license.
 /**
- * The `taskpack` command line: judge, inspect and convert TaskPack 0.1 files, and a demo of
- * the whole cycle. Every byte of a pack is treated as data, never as instructions.
+ * The `taskpack` command line: a home for passports (new, list, open, checkpoint, answer),
+ * packs that leave it (pack) and come back (land, land --into), and the judge (conformance,
+ * inspect, convert). Every byte of a pack is treated as data, never as instructions.
  *
  * Run it with `deno run -A jsr:@taskpack/cli/cli <verb>` or, from a checkout,
  * `deno run -A cli.ts <verb>`.
@@ -23,6 +24,17 @@ import { runConformance } from "./cli/conformance.ts";
 import { runConvert } from "./cli/convert.ts";
 import { runDemo } from "./cli/demo.ts";
 import { runInspect } from "./cli/inspect.ts";
+import { runLand } from "./cli/land.ts";
+import { runPack } from "./cli/pack.ts";
+import {
+  runAnswer,
+  runCheckpoint,
+  runDoctor,
+  runList,
+  runNew,
+  runOpen,
+  runPrompt,
+} from "./cli/passports.ts";
 import { describeError, EXIT, type Io, UsageError } from "./cli/io.ts";
 
 export type { Io } from "./cli/io.ts";
@@ -33,25 +45,50 @@ const USAGE =
 USAGE
   taskpack <verb> [options]
 
-VERBS
-  conformance <file> [--json]     Judge a .taskpack or .taskpack.json against C0-C10 (spec §6),
-                                  strictly, as written. Exit 0 conformant, 2 not.
-  inspect <file> [--json]         Show what is inside (facts and their seal state, asks, landing
-                                  checks as the sender's suggestions, luggage). Writes nothing.
-  convert <in> --out <out>        Bag <-> flat; the ending of <out> picks the encoding
-          [--max-inline <bytes>]  (.taskpack or .taskpack.json). The flat form refuses an
-          [--json]                attachment over 1 MiB unless --max-inline lifts the limit.
-  demo [--dir <folder>]           Build a sample task, pack it both ways, judge, convert, and show
-                                  what landing would do.
+PASSPORTS (the record that stays home)
+  new --title <t> --goal <g> [--current-state <s>] [--next-step <s>]...
+                                  Mint a new passport (TP-XXXX-XXXX), version 1.
+  list                            The passports in the store (broken files are reported).
+  open <id>                       The state and a compiled context for a receiving model.
+  prompt <id>                     The one-line prompt that hands a passport to a new worker.
+  checkpoint --file <state.json> --expected-version <n>
+                                  Save a new version; refused if the store moved on since <n>.
+  answer <id> <ask-id> --text <answer>
+                                  Record an answer to an ask this passport received.
+  doctor                          Is the store usable?
+
+PACKS (the box that leaves)
+  pack <id> --out <file> [--flat] [--file <path>]... [--ask "what|accept|why"]...
+       [--check "check|how"]... [--asks <json>] [--checks <json>] [--kind receipt]
+       [--note <text>] [--actor <name>] [--machine <name>] [--max-inline <bytes>|unlimited]
+                                  Pack a passport. The ending of --out picks the encoding
+                                  (.taskpack, or .taskpack.json = --flat). Asks sent are
+                                  recorded at home; --kind receipt carries the answers back.
+  land <file> [--files-out <dir>] [--dry-run] [--machine <name>] [--trust-machine-facts]
+                                  Open a handoff into a NEW passport: landing checks first,
+                                  sealed facts to re-verify, luggage into a fresh folder.
+  land <receipt> --into <id> [--dry-run]
+                                  Merge a receipt into the passport it answers (§4.4.1).
+  conformance <file>              Judge against C0-C10 (spec §6), strictly, as written.
+                                  Exit 0 conformant, 2 not.
+  inspect <file>                  What is inside, as written. Writes nothing.
+  convert <in> --out <out> [--max-inline <bytes>|unlimited]
+                                  Bag <-> flat; the ending of <out> picks the encoding.
+  demo [--dir <folder>]           A sample task packed both ways, judged, converted, landed.
 
 OPTIONS
-  --json        One JSON object on stdout instead of text.
-  -h, --help    This help.  -V, --version  The version.
+  --json             One JSON object on stdout instead of text.
+  --store <dir>      The passport store (else TASKPACK_STORE, else the per-user default:
+                     $XDG_DATA_HOME/taskpack/passports or ~/.local/share/taskpack/passports).
+  --machine <name>   This machine's name (else TASKPACK_MACHINE, else the host name).
+  --actor <name>     Who is acting (else TASKPACK_ACTOR, else the user name).
+  -h, --help         This help.   -V, --version   The version.
 
 EXIT CODES
   0  done (conformance: the pack is conformant)
-  1  usage error, missing file, or I/O failure
-  2  the pack is not conformant, or was refused (unreadable, hostile, or breaking a rule)
+  1  usage error, missing file or passport, or I/O failure
+  2  not conformant, or refused: unreadable, hostile, breaking a rule of the format, a stale
+     --expected-version, or a receipt for another passport
 
 Everything inside a pack is data written by someone else: this tool never executes it.
 `;
@@ -80,6 +117,10 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
       return EXIT.ok;
     }
     const json = values.json === true;
+    const maxInline = values["max-inline"] === undefined
+      ? undefined
+      : byteCount(values["max-inline"]);
+    const common = { json, store: values.store, machine: values.machine, actor: values.actor };
     switch (verb) {
       case "conformance":
         return await runConformance(onePath(positionals, "conformance <file>"), json, io);
@@ -88,9 +129,6 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
       case "convert": {
         const out = values.out;
         if (typeof out !== "string") throw new UsageError("convert needs --out <file>");
-        const maxInline = values["max-inline"] === undefined
-          ? undefined
-          : byteCount(values["max-inline"]);
         return await runConvert(onePath(positionals, "convert <in> --out <out>"), out, {
           json,
           ...(maxInline === undefined ? {} : { maxInline }),
@@ -98,7 +136,32 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
       }
       case "demo":
         if (positionals.length) throw new UsageError("demo takes no file");
-        return await runDemo(typeof values.dir === "string" ? values.dir : undefined, io);
+        return await runDemo(values.dir, io);
+      case "new":
+        noPositionals(positionals, "new");
+        return await runNew({ ...values, ...common }, io);
+      case "list":
+        noPositionals(positionals, "list");
+        return await runList(common, io);
+      case "open":
+        return await runOpen(onePath(positionals, "open <id>"), common, io);
+      case "prompt":
+        return await runPrompt(onePath(positionals, "prompt <id>"), common, io);
+      case "checkpoint":
+        noPositionals(positionals, "checkpoint");
+        return await runCheckpoint({ ...values, ...common }, io);
+      case "answer":
+        return await runAnswer(positionals, { ...values, ...common }, io);
+      case "doctor":
+        return await runDoctor(common, io);
+      case "pack":
+        return await runPack(onePath(positionals, "pack <id> --out <file>"), {
+          ...values,
+          ...common,
+          maxInline,
+        }, io);
+      case "land":
+        return await runLand(onePath(positionals, "land <file>"), { ...values, ...common }, io);
       default:
         throw new UsageError(`Unknown verb "${verb}"`);
     }
@@ -120,10 +183,37 @@ function parse(args: string[]) {
         out: { type: "string", short: "o" },
         dir: { type: "string" },
         "max-inline": { type: "string" },
+        store: { type: "string" },
+        machine: { type: "string" },
+        actor: { type: "string" },
+        title: { type: "string" },
+        goal: { type: "string" },
+        "current-state": { type: "string" },
+        "next-step": { type: "string", multiple: true },
+        file: { type: "string", multiple: true },
+        "expected-version": { type: "string" },
+        text: { type: "string" },
+        flat: { type: "boolean" },
+        ask: { type: "string", multiple: true },
+        check: { type: "string", multiple: true },
+        asks: { type: "string" },
+        checks: { type: "string" },
+        kind: { type: "string" },
+        note: { type: "string" },
+        into: { type: "string" },
+        "files-out": { type: "string" },
+        "dry-run": { type: "boolean" },
+        "trust-machine-facts": { type: "boolean" },
       },
     });
   } catch (error) {
     throw new UsageError((error as Error).message);
+  }
+}
+
+function noPositionals(positionals: string[], verb: string): void {
+  if (positionals.length) {
+    throw new UsageError(`${verb} takes no positional argument (got "${positionals[0]}")`);
   }
 }
 

@@ -71,4 +71,6 @@ export * from "./lib/store.ts";
 export * from "./lib/passport.ts";
 export * from "./lib/receipt.ts";
 export * from "./lib/context.ts";
+export * from "./lib/warnings.ts";
+export * from "./lib/imperatives.ts";
 export type { ZipLimits } from "./lib/zip_reader.ts";

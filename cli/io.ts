@@ -6,6 +6,8 @@
  * @module
  */
 import { RefusalError, TaskPackReadError } from "../lib/errors.ts";
+import { ReceiptError } from "../lib/receipt.ts";
+import { StoreConflictError } from "../lib/store.ts";
 
 /** Exit codes, as documented in `--help` and the README. */
 export const EXIT = {
@@ -13,7 +15,10 @@ export const EXIT = {
   ok: 0,
   /** A usage error, a missing file, or an I/O failure. */
   usage: 1,
-  /** The pack is not conformant, or was refused (unreadable, hostile, or breaking a rule). */
+  /**
+   * The pack is not conformant, or was refused: unreadable, hostile, breaking a rule of the
+   * format, a stale version, or a receipt for another passport.
+   */
   refused: 2,
 } as const;
 
@@ -44,7 +49,11 @@ export function describeError(error: unknown): { message: string; code: number }
   if (error instanceof UsageError) {
     return { message: `${error.message} (see --help)`, code: EXIT.usage };
   }
-  if (error instanceof TaskPackReadError || error instanceof RefusalError) {
+  if (
+    error instanceof TaskPackReadError || error instanceof RefusalError ||
+    error instanceof ReceiptError ||
+    error instanceof StoreConflictError
+  ) {
     return { message: error.message, code: EXIT.refused };
   }
   const nodeCode = (error as { code?: unknown })?.code;

@@ -57,7 +57,11 @@ export interface ContextLimits {
 export function compileContext(state: PassportState, limits: ContextLimits = {}): string {
   const max = (value: number | undefined, fallback: number) => value ?? fallback;
   const cut = (value: unknown, limit = max(limits.text, 700)): string => {
-    const text = typeof value === "string" ? value.trim() : value == null ? "" : String(value).trim();
+    const text = typeof value === "string"
+      ? value.trim()
+      : value == null
+      ? ""
+      : String(value).trim();
     return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
   };
   const facts = (Array.isArray(state.facts) ? state.facts : []).filter(isPlainObject);
@@ -65,7 +69,9 @@ export function compileContext(state: PassportState, limits: ContextLimits = {})
   const unproven = facts.filter((f) => !(f.verified === true && f.needs_reverify !== true));
   const factLine = (mark: string) => (fact: Record<string, unknown>) => {
     const notes = [];
-    if (fact.verified_on && fact.needs_reverify === true) notes.push(`proven on ${cut(fact.verified_on, 80)}`);
+    if (fact.verified_on && fact.needs_reverify === true) {
+      notes.push(`proven on ${cut(fact.verified_on, 80)}`);
+    }
     if (fact.scope) notes.push(`scope ${cut(fact.scope, 40)}`);
     else notes.push("no scope");
     if (fact.source) notes.push(`source: ${cut(fact.source, 300)}`);
@@ -104,19 +110,38 @@ export function compileContext(state: PassportState, limits: ContextLimits = {})
     ),
     "",
     "**Artifacts:**",
-    ...orNone(bounded(Array.isArray(state.artifacts) ? state.artifacts : [], (a) => `- ${cut(a, 500)}`, max(limits.artifacts, 12), "newest")),
+    ...orNone(
+      bounded(
+        Array.isArray(state.artifacts) ? state.artifacts : [],
+        (a) => `- ${cut(a, 500)}`,
+        max(limits.artifacts, 12),
+        "newest",
+      ),
+    ),
   );
   if (openAsks.length) {
     lines.push(
       "",
       "**Open asks (answer each so it meets its accept rule):**",
-      ...bounded(openAsks, (a) => `- ${cut(a.id, 40)}: ${cut(a.what)} — answered when: ${cut(a.accept)}`, max(limits.asks, 10), "first"),
+      ...bounded(
+        openAsks,
+        (a) => `- ${cut(a.id, 40)}: ${cut(a.what)} — answered when: ${cut(a.accept)}`,
+        max(limits.asks, 10),
+        "first",
+      ),
     );
   }
   lines.push(
     "",
     "**Next steps:**",
-    ...orNone(bounded(Array.isArray(state.next_steps) ? state.next_steps : [], (s) => `- ${cut(s)}`, max(limits.nextSteps, 10), "first")),
+    ...orNone(
+      bounded(
+        Array.isArray(state.next_steps) ? state.next_steps : [],
+        (s) => `- ${cut(s)}`,
+        max(limits.nextSteps, 10),
+        "first",
+      ),
+    ),
   );
   return lines.join("\n") + "\n";
 }
@@ -140,13 +165,22 @@ export function handoffPrompt(id: string): string {
     "verified facts, and do not inherit the previous worker's chat history.";
 }
 
-function bounded<T>(items: readonly T[], render: (item: T) => string, limit: number, keep: "first" | "newest"): string[] {
-  const kept = keep === "first" ? items.slice(0, limit) : items.slice(Math.max(0, items.length - limit));
+function bounded<T>(
+  items: readonly T[],
+  render: (item: T) => string,
+  limit: number,
+  keep: "first" | "newest",
+): string[] {
+  const kept = keep === "first"
+    ? items.slice(0, limit)
+    : items.slice(Math.max(0, items.length - limit));
   const out = kept.map(render);
   const hidden = items.length - kept.length;
   if (hidden > 0) {
     const which = keep === "first" ? "later" : "older";
-    out.push(`- … ${hidden} more not shown (${items.length} in all; the ${which} ones): read the passport itself for them`);
+    out.push(
+      `- … ${hidden} more not shown (${items.length} in all; the ${which} ones): read the passport itself for them`,
+    );
   }
   return out;
 }

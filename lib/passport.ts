@@ -75,7 +75,9 @@ export function newPassportState(options: NewPassportOptions): PassportState {
     actions: [],
     artifacts: [],
     verification: "",
-    next_steps: steps.length ? steps : ["Read the goal, then plan and take the first verifiable step."],
+    next_steps: steps.length
+      ? steps
+      : ["Read the goal, then plan and take the first verifiable step."],
     learnings: [],
     asks: [],
   };
@@ -130,7 +132,11 @@ export function assignAskIds(state: PassportState, asks: readonly Partial<Ask>[]
  * assert.equal(next.asks![0]!.sent_to, "peer");
  * ```
  */
-export function recordSentAsks(state: PassportState, asks: readonly Ask[], to: string): PassportState {
+export function recordSentAsks(
+  state: PassportState,
+  asks: readonly Ask[],
+  to: string,
+): PassportState {
   const existing = state.asks ?? [];
   const known = new Set(existing.map((ask) => ask?.id));
   const added = asks.filter((ask) => !known.has(ask.id)).map((ask): Ask => ({
@@ -164,7 +170,13 @@ export function recordSentAsks(state: PassportState, asks: readonly Ask[], to: s
  * assert.equal(next.asks![0]!.answered_by, "bob@desk");
  * ```
  */
-export function answerAsk(state: PassportState, askId: string, answer: string, by: string, at: string): PassportState {
+export function answerAsk(
+  state: PassportState,
+  askId: string,
+  answer: string,
+  by: string,
+  at: string,
+): PassportState {
   const asks = state.asks ?? [];
   const index = asks.findIndex((ask) => ask?.id === askId);
   if (index < 0) {

@@ -107,7 +107,7 @@ function looksRandom(match: string, prefixLength: number): boolean {
   return charClasses(match.slice(prefixLength)) >= 2;
 }
 
-/** `sk-` alone is a weak prefix: demand a digit and a letter, and few hyphens. */
+/** `sk-` is a short prefix: even in a known shape, demand a digit, a letter, few hyphens. */
 function looksLikeOpenAiKey(match: string): boolean {
   const body = match.slice(3);
   if (!/[0-9]/.test(body) || !/[A-Za-z]/.test(body)) return false;
@@ -146,9 +146,12 @@ const CREDENTIAL_DETECTORS: readonly CredentialDetector[] = [
   },
   {
     kind: "openai-key",
-    // Legacy `sk-` + 48, `sk-proj-`, `sk-svcacct-`, `sk-admin-`: one shape, random body.
+    // Project, service account and admin keys; legacy keys (48 alphanumerics, often with
+    // "T3BlbkFJ" in the middle); 32 hex digits and `sk-or-v1-` (OpenAI-compatible vendors).
+    // Only these lengths: `sk-` followed by any alphanumeric run would be too loose.
     anchors: ["sk-"],
-    re: /(?<![A-Za-z0-9_-])sk-(?!ant-)[A-Za-z0-9_-]{32,250}/y,
+    re:
+      /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,250}|(?:[A-Za-z0-9]{48}|[a-f0-9]{32}|or-v1-[a-f0-9]{64})(?![A-Za-z0-9_-]))/y,
     accept: looksLikeOpenAiKey,
   },
   {
@@ -373,7 +376,8 @@ const ANCHORS: {
   }
   const prefixes = [...delimited.values()].flatMap((byPrefix) => [...byPrefix.keys()]);
   const literalSource = trieSource([...literals.values()].flat().map((entry) => entry.literal));
-  const delimiterClass = `[${[...delimited.keys()].map(escapeRegExp).join("")}]`;
+  // Every delimiter escaped, so that `-` can never form a range inside the class.
+  const delimiterClass = `[${[...delimited.keys()].map((c) => `\\${c}`).join("")}]`;
   const re = new RegExp(
     `(?<=${trieSource([...new Set(prefixes)])})${delimiterClass}|${literalSource}`,
     "g",
@@ -563,6 +567,7 @@ class TranscriptTracker {
   #user: Place | null = null;
   #assistant: Place | null = null;
   #chatmlFirst: Place | null = null;
+  #chatmlFirstAt = -1;
   #chatmlRole = false;
   #chatmlCount = 0;
   #chatmlLast: number[] = [-1, -1];
@@ -646,7 +651,10 @@ class TranscriptTracker {
             CHATML_AT.lastIndex = at;
             this.#chatmlRole ||= CHATML_AT.test(text) && complete(CHATML_AT.lastIndex);
           }
-          this.#chatmlFirst ??= locate(at);
+          if (this.#chatmlFirst === null || abs < this.#chatmlFirstAt) {
+            this.#chatmlFirst = locate(at);
+            this.#chatmlFirstAt = abs;
+          }
           if (this.#chatmlRole && this.#chatmlCount >= 2) {
             return { kind: "chatml", place: this.#chatmlFirst };
           }

@@ -84,16 +84,25 @@ export interface MergeResult {
  */
 export function mergeReceipt(target: PassportState, receipt: PackObject): MergeResult {
   if (receipt.kind !== "receipt") {
-    throw new ReceiptError("not-a-receipt", `Cannot merge: the pack is a ${String(receipt.kind)}, not a receipt; land it as a new passport instead`);
+    throw new ReceiptError(
+      "not-a-receipt",
+      `Cannot merge: the pack is a ${
+        String(receipt.kind)
+      }, not a receipt; land it as a new passport instead`,
+    );
   }
   const answers = receiptTarget(receipt.lineage);
   if (answers !== target.id) {
     throw new ReceiptError(
       "wrong-target",
-      `Cannot merge: this receipt answers ${answers ?? "no passport (its lineage is malformed)"}, not ${target.id}`,
+      `Cannot merge: this receipt answers ${
+        answers ?? "no passport (its lineage is malformed)"
+      }, not ${target.id}`,
     );
   }
-  const sender = `${receipt.origin?.actor || "someone"}@${receipt.origin?.machine || "another machine"}`;
+  const sender = `${receipt.origin?.actor || "someone"}@${
+    receipt.origin?.machine || "another machine"
+  }`;
   const incoming = (Array.isArray(receipt.asks) ? receipt.asks : []).filter(isPlainObject) as Ask[];
   const asks = [...(target.asks ?? [])];
   const answered: string[] = [];
@@ -119,8 +128,12 @@ export function mergeReceipt(target: PassportState, receipt: PackObject): MergeR
       ...mine,
       status,
       answer: ask.answer ?? null,
-      answered_by: typeof ask.answered_by === "string" && ask.answered_by ? ask.answered_by : sender,
-      answered_at: typeof ask.answered_at === "string" && ask.answered_at ? ask.answered_at : receipt.packed_at,
+      answered_by: typeof ask.answered_by === "string" && ask.answered_by
+        ? ask.answered_by
+        : sender,
+      answered_at: typeof ask.answered_at === "string" && ask.answered_at
+        ? ask.answered_at
+        : receipt.packed_at,
     };
     answered.push(ask.id);
   }
@@ -129,7 +142,9 @@ export function mergeReceipt(target: PassportState, receipt: PackObject): MergeR
   const claims = new Set(facts.map((fact) => fact?.claim));
   const factsAdded: string[] = [];
   const machine = typeof receipt.origin?.machine === "string" ? receipt.origin.machine : "";
-  for (const fact of (Array.isArray(receipt.passport?.facts) ? receipt.passport.facts : []) as Fact[]) {
+  for (
+    const fact of (Array.isArray(receipt.passport?.facts) ? receipt.passport.facts : []) as Fact[]
+  ) {
     if (!isPlainObject(fact) || typeof fact.claim !== "string" || claims.has(fact.claim)) continue;
     claims.add(fact.claim);
     facts.push(sealFact(fact, machine));

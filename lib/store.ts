@@ -142,7 +142,9 @@ export class MemoryStore implements PassportStore {
 
   /** Lists the passports, sorted by id. */
   list(): Promise<StoreListing> {
-    const passports = [...this.#states.values()].map(summarise).sort((a, b) => a.id < b.id ? -1 : 1);
+    const passports = [...this.#states.values()].map(summarise).sort((a, b) =>
+      a.id < b.id ? -1 : 1
+    );
     return Promise.resolve({ passports, problems: [] });
   }
 
@@ -165,7 +167,9 @@ export class MemoryStore implements PassportStore {
   save(state: PassportState, expectedVersion: number): Promise<PassportState> {
     const existing = this.#states.get(state.id);
     if (!existing || existing.version !== expectedVersion) {
-      return Promise.reject(new StoreConflictError(state.id, expectedVersion, existing?.version ?? null));
+      return Promise.reject(
+        new StoreConflictError(state.id, expectedVersion, existing?.version ?? null),
+      );
     }
     const saved = { ...structuredClone(state), version: expectedVersion + 1 };
     this.#states.set(state.id, saved);

@@ -650,6 +650,24 @@ Deno.test("TextScanner finds each transcript shape in chunks", async (t) => {
     const single = `[${one},\n${filler(100_000, 8).replace(/"/g, "")}]`;
     assert.deepEqual(scanInChunks(encoder.encode(single), 30_000, 2, 700).finding, null);
   });
+  await t.step("keys scanned again in the overlap window are not counted again", () => {
+    // One of each marker, or one role and two content keys, in the middle of the file, fed
+    // in small chunks so the overlap window carries them through many scans.
+    for (
+      const json of [
+        '{"role": "user", "content": "hi", "meta": {"content": "x"}}',
+        '[{"role": "user"}, {"role": "assistant", "content": "x"}]',
+        "the token <|im_start|>user starts a turn",
+        "<start_of_turn>user is a Gemma marker",
+      ]
+    ) {
+      const text = `${filler(5_000, 9)}${json}\n${filler(5_000, 10)}`;
+      assert.equal(findTranscript(text), null);
+      for (let seed = 0; seed < 3; seed++) {
+        assert.deepEqual(scanInChunks(encoder.encode(text), 5_010, seed, 40).finding, null);
+      }
+    }
+  });
 });
 
 Deno.test("findTranscript() ignores the negative controls", async (t) => {

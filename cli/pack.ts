@@ -1,0 +1,183 @@
+// Copyright 2026 the taskpack authors. MIT license.
+/**
+ * `taskpack pack <id> --out <file>`: packs a passport from the store. The asks it sends are
+ * recorded in the passport that stays home (§4.3) before the pack is written; a pack made from a
+ * landed passport extends its lineage chain (§3.1); `--kind receipt` carries the passport's asks
+ * with their answers, plus any new ones, back to the passport they answer (§4.4.1).
+ *
+ * @module
+ */
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { parseJsonStrict } from "../lib/_json.ts";
+import { receiptTarget } from "../lib/lineage.ts";
+import type { Ask, LandingCheck } from "../lib/model.ts";
+import { buildPackObject, preparePack } from "../lib/pack.ts";
+import { assignAskIds, recordSentAsks } from "../lib/passport.ts";
+import { packWarnings } from "../lib/warnings.ts";
+import { luggageFromPaths } from "../shell/files.ts";
+import { nativeDigests } from "../shell/node_digests.ts";
+import { targetEncoding, writePack } from "./convert.ts";
+import { actorName, machineName, now, openStore } from "./home.ts";
+import { EXIT, type Io, UsageError } from "./io.ts";
+import { requirePassport } from "./passports.ts";
+
+/** The options `pack` reads. */
+export interface PackFlags {
+  json: boolean;
+  store?: string | undefined;
+  machine?: string | undefined;
+  actor?: string | undefined;
+  out?: string | undefined;
+  flat?: boolean | undefined;
+  file?: string[] | undefined;
+  ask?: string[] | undefined;
+  check?: string[] | undefined;
+  asks?: string | undefined;
+  checks?: string | undefined;
+  kind?: string | undefined;
+  note?: string | undefined;
+  maxInline?: number | undefined;
+}
+
+/**
+ * Parses `--ask "what|accept|why"`.
+ *
+ * @param text The flag's value.
+ * @returns The ask (without an id yet).
+ */
+export function parseAskFlag(text: string): Partial<Ask> {
+  const [what = "", accept = "", ...why] = text.split("|");
+  if (!what.trim() || !accept.trim()) {
+    throw new UsageError(
+      `--ask needs "what|accept[|why]": an ask without an accept rule cannot be judged (got "${text}")`,
+    );
+  }
+  return { what: what.trim(), accept: accept.trim(), why: why.join("|").trim() };
+}
+
+/**
+ * Parses `--check "check|how"`.
+ *
+ * @param text The flag's value.
+ * @returns The landing check (required).
+ */
+export function parseCheckFlag(text: string): Partial<LandingCheck> {
+  const [check = "", ...how] = text.split("|");
+  if (!check.trim()) throw new UsageError(`--check needs "check[|how]" (got "${text}")`);
+  return { check: check.trim(), how: how.join("|").trim(), required: true };
+}
+
+async function jsonList<T>(path: string | undefined, flag: string): Promise<T[]> {
+  if (!path) return [];
+  const value = parseJsonStrict((await readFile(path, "utf8")).replace(/^\ufeff/, ""), {
+    where: path,
+  });
+  if (!Array.isArray(value)) throw new UsageError(`${flag} ${path} must hold a JSON list`);
+  return value as T[];
+}
+
+/**
+ * Runs `pack`.
+ *
+ * @param id The passport to pack.
+ * @param flags The options.
+ * @param io Output.
+ * @returns The exit code.
+ */
+export async function runPack(id: string | undefined, flags: PackFlags, io: Io): Promise<number> {
+  const out = flags.out;
+  if (!out) {
+    throw new UsageError(
+      "pack needs --out <file> (.taskpack, or .taskpack.json for the flat form)",
+    );
+  }
+  if (flags.flat && targetEncoding(out) !== "flat") {
+    throw new UsageError("--flat needs an --out name ending in .taskpack.json");
+  }
+  targetEncoding(out);
+  if (flags.kind !== undefined && flags.kind !== "handoff" && flags.kind !== "receipt") {
+    throw new UsageError(`--kind is handoff or receipt, not "${flags.kind}"`);
+  }
+  const kind = flags.kind === "receipt" ? "receipt" : "handoff";
+  const { store } = openStore(flags.store);
+  const home = await requirePassport(store, id);
+
+  const fresh = assignAskIds(home, [
+    ...(flags.ask ?? []).map(parseAskFlag),
+    ...await jsonList<Partial<Ask>>(flags.asks, "--asks"),
+  ]);
+  const asks = kind === "receipt" ? [...(home.asks ?? []), ...fresh] : fresh;
+  const landingChecks = [
+    ...(flags.check ?? []).map(parseCheckFlag),
+    ...await jsonList<Partial<LandingCheck>>(flags.checks, "--checks"),
+  ];
+  const machine = machineName(flags.machine);
+  const luggage = await luggageFromPaths(
+    flags.file ?? [],
+    (path, reason) => io.err(`skipped ${path}: ${reason}\n`),
+  );
+
+  const object = buildPackObject(home, {
+    kind,
+    packedAt: now(),
+    machine,
+    actor: actorName(flags.actor),
+    harness: "taskpack-cli",
+    note: flags.note ?? "",
+    asks,
+    landingChecks,
+  });
+  for (const warning of packWarnings(home, luggage.map((f) => f.name), object.asks)) {
+    io.err(`warning: ${warning}\n`);
+  }
+  // Refusals happen here, before anything is written or recorded.
+  const prepared = await preparePack(object, luggage, { digests: nativeDigests });
+
+  // The home remembers the questions it sent, so the answers have somewhere to go (§4.3).
+  const sent = object.asks.filter((ask) => fresh.some((f) => f.id === ask.id));
+  const recorded = recordSentAsks(home, sent, basename(out));
+  const saved = recorded === home
+    ? home
+    : await store.save({ ...recorded, updated_at: now() }, home.version);
+
+  const encoding = await writePack(prepared, out, flags.maxInline);
+  const reply = {
+    ok: true,
+    pack: out,
+    encoding,
+    kind,
+    passport_id: saved.id,
+    state_version: saved.version,
+    digest: prepared.digest,
+    lineage: object.lineage,
+    ...(kind === "receipt" ? { answers: receiptTarget(object.lineage) } : {}),
+    asks: object.asks.length,
+    asks_recorded: sent.map((ask) => ask.id),
+    landing_checks: object.landing_checks.length,
+    luggage: prepared.luggage.map((file) => file.name),
+    sealed_facts: prepared.repairs.length,
+  };
+  if (flags.json) {
+    io.out(JSON.stringify(reply) + "\n");
+  } else {
+    io.out(
+      `wrote ${out} (${kind}, ${encoding}) from ${saved.id}; pack digest sha256:${prepared.digest}\n`,
+    );
+    if (kind === "receipt") {
+      io.out(
+        `  it answers ${reply.answers}: land it there with  taskpack land <file> --into ${reply.answers}\n`,
+      );
+    }
+    if (sent.length) {
+      io.out(`  recorded ${sent.length} ask(s) at home: ${sent.map((a) => a.id).join(", ")}\n`);
+    }
+    if (prepared.repairs.length) {
+      io.out(
+        `  sealed ${prepared.repairs.length} machine-scoped fact(s): they travel as "re-verify"\n`,
+      );
+    }
+    if (luggage.length) io.out(`  luggage: ${luggage.length} file(s)\n`);
+  }
+  return EXIT.ok;
+}
