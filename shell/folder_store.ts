@@ -100,6 +100,11 @@ export class PassportFileError extends Error {
 
 const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 const DEFAULT_STALE_LOCK_MS = 30_000;
+/**
+ * A lock file with no readable content is a writer between creating and filling it (a few
+ * microseconds), or a writer killed right there: after this long it is judged stale.
+ */
+const UNFILLED_LOCK_MS = 1_000;
 const FIRST_BACKOFF_MS = 1;
 const MAX_BACKOFF_MS = 50;
 const FILE_MODE = 0o600;
@@ -464,18 +469,24 @@ export class FolderStore implements PassportStore {
     return parseLock(raw);
   }
 
-  /** Dead holder on this host, or older than `staleLockMs`. A half-written lock is judged by age. */
+  /**
+   * Stale: the holder's pid is dead on this host, or the lock is older than `staleLockMs`. A
+   * lock without readable content (its writer died between creating and filling it) is judged
+   * by its file time, and is stale after a short grace.
+   */
   async #isStale(lock: LockInfo, lockPath: string): Promise<boolean> {
     if (lock.host === this.#host && lock.pid !== null && !isAlive(lock.pid)) return true;
-    let time = lock.time;
-    if (time === null) {
-      try {
-        time = (await stat(lockPath)).mtimeMs;
-      } catch {
-        return false; // gone already; the next attempt will see
-      }
+    if (lock.time !== null) return Date.now() - lock.time > this.#staleLockMs;
+    let mtime: number;
+    try {
+      mtime = (await stat(lockPath)).mtimeMs;
+    } catch {
+      return false; // gone already; the next attempt will see
     }
-    return Date.now() - time > this.#staleLockMs;
+    const limit = lock.token === null
+      ? Math.min(UNFILLED_LOCK_MS, this.#staleLockMs)
+      : this.#staleLockMs;
+    return Date.now() - mtime > limit;
   }
 
   /**

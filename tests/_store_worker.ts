@@ -7,9 +7,9 @@
 //     { "pid": <pid>, "versions": [<the version each successful save wrote>], "conflicts": n }.
 //
 //   deno run -A tests/_store_worker.ts <dir> <id> churn <bytes>
-//     Prints "ready", then checkpoints forever: each save replaces `blob` with <bytes> copies
-//     of one letter and records that letter and the round in `round`, so a torn file shows.
-//     Meant to be killed.
+//     Checkpoints forever (printing "ready" after the first): each save replaces `blob` with
+//     <bytes> copies of one letter and records the letter and the round in `round`, so a torn
+//     or mixed file shows. Meant to be killed.
 import process from "node:process";
 import { FolderStore } from "../shell/folder_store.ts";
 import { StoreConflictError } from "../lib/store.ts";
@@ -24,13 +24,15 @@ const store = new FolderStore(dir, { lockTimeoutMs: 20_000, staleLockMs: 60_000 
 
 if (mode === "churn") {
   const size = Number(sizeArg ?? 1_000_000);
-  await Deno.stdout.write(new TextEncoder().encode("ready\n"));
-  for (;;) {
-    const state = await store.open(id);
-    if (!state) throw new Error(`no passport ${id}`);
+  const opened = await store.open(id);
+  if (!opened) throw new Error(`no passport ${id}`);
+  let state = opened;
+  for (let checkpoints = 0;; checkpoints++) {
+    // Announced after the first checkpoint, so the loop is warm and a kill lands in a save.
+    if (checkpoints === 1) await Deno.stdout.write(new TextEncoder().encode("ready\n"));
     const round = (typeof state.round === "number" ? state.round : 0) + 1;
     const letter = String.fromCharCode(0x61 + (round % 26));
-    await store.save({ ...state, round, letter, blob: letter.repeat(size) }, state.version);
+    state = await store.save({ ...state, round, letter, blob: letter.repeat(size) }, state.version);
   }
 } else {
   const count = Number(mode);
