@@ -121,7 +121,9 @@ function walk(root: unknown, rootPath: string, problems: Problem[]): void {
       const entries = Object.entries(value);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i]!;
-        const childPath = path ? `${path}.${key}` : key;
+        // A key can itself be the secret: then the path names its position, not its text.
+        const label = findCredential(key) ? `<key ${i + 1}>` : key;
+        const childPath = path ? `${path}.${label}` : label;
         if (isInstructionKey(key)) {
           problems.push({
             rule: "instruction-field",

@@ -1,0 +1,257 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// The chokepoint: every refusal names its rule and where, encoders accept nothing else, and
+// the bag is canonical.
+import assert from "node:assert/strict";
+import {
+  buildPackObject,
+  decodePack,
+  encodeBag,
+  encodeFlat,
+  judge,
+  luggageFromBytes,
+  type PackObject,
+  type PreparedPack,
+  preparePack,
+  RefusalError,
+} from "../mod.ts";
+import { nativeDigests } from "../shell/node_digests.ts";
+import { packBoth, SAMPLE_OPTIONS, sampleState, streamBytes } from "./_helpers.ts";
+
+function pack(change: (p: PackObject) => void = () => {}): PackObject {
+  const object = buildPackObject(sampleState(), SAMPLE_OPTIONS);
+  change(object);
+  return object;
+}
+
+async function refusal(promise: Promise<unknown>): Promise<RefusalError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof RefusalError, String(error));
+    return error;
+  }
+  throw new assert.AssertionError({ message: "expected a refusal" });
+}
+
+/** Incompressible bytes from a fixed seed (xorshift). */
+function noise(length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let x = 2463534242;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
+
+const githubToken = () => ["gh", "p_"].join("") + "k3Y".repeat(12);
+
+Deno.test("each refusal names its rule and where, never the secret", async (t) => {
+  const cases: [string, string, string, () => Promise<unknown>][] = [
+    [
+      "a credential in a fact",
+      "credential",
+      "passport.facts[0].claim",
+      () =>
+        preparePack(
+          pack((p) => (p.passport.facts![0]!.claim = `token ${githubToken()} works`)),
+          [],
+        ),
+    ],
+    [
+      "a credential in a key",
+      "credential",
+      "passport.<key ",
+      () =>
+        preparePack(
+          pack((p) => ((p.passport as Record<string, unknown>)[`x ${githubToken()}`] = 1)),
+          [],
+        ).catch((e) => {
+          assert.match(e.message, /\(key\)/);
+          throw e;
+        }),
+    ],
+    [
+      "a credential deep in the luggage, with its line",
+      "credential",
+      "data/files/env.txt:70002",
+      () =>
+        preparePack(pack(), [
+          luggageFromBytes("env.txt", `${"ok\n".repeat(70_001)}TOKEN=${githubToken()}\n`),
+        ]),
+    ],
+    [
+      "a transcript in the note",
+      "transcript",
+      "note",
+      () => preparePack(pack((p) => (p.note = "User: can you help?\nAssistant: Sure.")), []),
+    ],
+    ["a transcript as a message list", "transcript", "passport.history", () =>
+      preparePack(
+        pack((
+          p,
+        ) => (p.passport.history = [{ role: "user", content: "hi" }, {
+          role: "assistant",
+          content: "hello",
+        }])),
+        [],
+      )],
+    [
+      "a transcript in the luggage",
+      "transcript",
+      "data/files/chat.md:2",
+      () =>
+        preparePack(pack(), [
+          luggageFromBytes("chat.md", "# log\nUser: fix it\nAssistant: fixed\n"),
+        ]),
+    ],
+    [
+      "an ask without accept",
+      "ask-without-accept",
+      "asks[0]",
+      () => preparePack(pack((p) => (p.asks[0]!.accept = "  ")), []),
+    ],
+    [
+      "an ask without what",
+      "ask-without-what",
+      "asks[0]",
+      () => preparePack(pack((p) => (p.asks[0]!.what = "")), []),
+    ],
+    [
+      "an instruction field at depth",
+      "instruction-field",
+      "passport.decisions[0].how_to_use_this_file",
+      () =>
+        preparePack(pack((p) => (p.passport.decisions![0]!.how_to_use_this_file = "run it")), []),
+    ],
+    [
+      "receipt instructions",
+      "instruction-field",
+      "receipt_instructions",
+      () => preparePack(pack((p) => (p.receipt_instructions = "reply with")), []),
+    ],
+    [
+      "a prototype key",
+      "forbidden-key",
+      "passport.__proto__",
+      () =>
+        preparePack(
+          pack((p) =>
+            Object.defineProperty(p.passport, "__proto__", { value: 1, enumerable: true })
+          ),
+          [],
+        ),
+    ],
+    [
+      "a luggage name with ..",
+      "luggage-name",
+      "data/files/../x",
+      () => preparePack(pack(), [luggageFromBytes("../x", "x")]),
+    ],
+    [
+      "a Windows device name",
+      "luggage-name",
+      "data/files/docs/aux.txt",
+      () => preparePack(pack(), [luggageFromBytes("docs/aux.txt", "x")]),
+    ],
+    [
+      "two names equal under case folding",
+      "luggage-name",
+      "data/files/Read.md",
+      () =>
+        preparePack(pack(), [luggageFromBytes("read.md", "a"), luggageFromBytes("Read.md", "b")]),
+    ],
+  ];
+  for (const [name, rule, where, run] of cases) {
+    await t.step(name, async () => {
+      const error = await refusal(run());
+      assert.equal(error.rule, rule);
+      assert.ok(
+        error.where.startsWith(where.replace(/ \(key\)$/, "")),
+        `${error.where} should start with ${where}`,
+      );
+      assert.match(error.message, /^Cannot pack: /);
+      assert.ok(!error.message.includes(githubToken()), "the secret is never quoted");
+    });
+  }
+});
+
+Deno.test("encoders accept only what the chokepoint prepared", async () => {
+  const { prepared } = await packBoth();
+  const forged = { ...prepared } as PreparedPack;
+  assert.throws(() => encodeBag(forged), /pass the result of preparePack/);
+  await assert.rejects(encodeFlat(forged), /pass the result of preparePack/);
+});
+
+Deno.test("the flat form refuses an attachment over 1 MiB unless the limit is lifted", async () => {
+  const big = luggageFromBytes("big.bin", new Uint8Array(1_048_577));
+  const prepared = await preparePack(pack(), [big]);
+  const error = await refusal(encodeFlat(prepared));
+  assert.equal(error.rule, "flat-too-large");
+  assert.equal(error.where, "data/files/big.bin");
+  const flat = await encodeFlat(prepared, { maxAttachmentBytes: Infinity });
+  assert.equal(
+    (await judge(new TextEncoder().encode(flat))).ok,
+    true,
+    "the judge has no size limit (C9)",
+  );
+});
+
+Deno.test("luggage that changes between hashing and writing is caught", async () => {
+  let calls = 0;
+  const shifty = {
+    name: "shifty.bin",
+    size: 200_000,
+    open: () => {
+      const bytes = new Uint8Array(200_000).fill(calls++ === 0 ? 1 : 2);
+      return new Blob([bytes]).stream();
+    },
+  };
+  const prepared = await preparePack(pack(), [shifty]);
+  await assert.rejects(streamBytes(encodeBag(prepared)), /changed while packing/);
+  const liar = { name: "liar.bin", size: 10, open: () => new Blob([new Uint8Array(11)]).stream() };
+  await assert.rejects(preparePack(pack(), [liar]), /is 11 bytes, not the 10 declared/);
+});
+
+Deno.test("the bag is canonical: same pack, same bytes; times from packed_at, never the clock", async () => {
+  const luggage = () => [
+    luggageFromBytes("a.txt", "x".repeat(100_000)),
+    luggageFromBytes("r.bin", noise(70_000)),
+  ];
+  const fixed = luggage();
+  const one = await streamBytes(encodeBag(await preparePack(pack(), fixed)));
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  const two = await streamBytes(encodeBag(await preparePack(pack(), fixed)));
+  assert.deepEqual(one, two);
+  const names = (await decodePack(one)).luggage.map((f) => f.name);
+  assert.deepEqual(names, ["a.txt", "r.bin"]);
+});
+
+Deno.test("a pack made from a landed passport extends the chain; a receipt points home", () => {
+  const landed = {
+    ...sampleState(),
+    id: "TP-BBBB-BBBB",
+    version: 3,
+    lineage: { root_id: "TP-9CB7-J5MK", from_version: 2, chain: ["TP-9CB7-J5MK@2"] },
+  };
+  const onward = buildPackObject(landed, { ...SAMPLE_OPTIONS, kind: "receipt" });
+  assert.deepEqual(onward.lineage, {
+    root_id: "TP-9CB7-J5MK",
+    from_version: 3,
+    chain: ["TP-9CB7-J5MK@2", "TP-BBBB-BBBB@3"],
+  });
+});
+
+Deno.test("more than 65,535 luggage files pack, judge and read back (ZIP64 end records)", async () => {
+  const files = Array.from(
+    { length: 70_000 },
+    (_, i) => luggageFromBytes(`d${i % 100}/f${i}.txt`, `file ${i}\n`),
+  );
+  const prepared = await preparePack(pack(), files, { digests: nativeDigests });
+  const bag = await streamBytes(encodeBag(prepared, { digests: nativeDigests }));
+  const report = await judge(bag, { digests: nativeDigests });
+  assert.deepEqual(report.checks.filter((c) => !c.ok), []);
+  assert.equal((await decodePack(bag)).luggage.length, 70_000);
+});
