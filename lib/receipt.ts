@@ -22,6 +22,8 @@ export class ReceiptError extends Error {
   readonly code: "not-a-receipt" | "wrong-target";
 
   /**
+   * Creates the error.
+   *
    * @param code The reason.
    * @param message One sentence.
    */

@@ -72,6 +72,8 @@ export class StoreConflictError extends Error {
   readonly actual: number | null;
 
   /**
+   * Creates the error.
+   *
    * @param id The passport.
    * @param expected The version the writer read (0 for a create).
    * @param actual The version the store holds, or null.

@@ -40,7 +40,7 @@ import {
   summarise,
 } from "../lib/store.ts";
 
-export type { PassportStore, StoreListing } from "../lib/store.ts";
+export type { PassportStore, PassportSummary, StoreListing } from "../lib/store.ts";
 
 /** Options for {@linkcode FolderStore}. */
 export interface FolderStoreOptions {
@@ -61,6 +61,8 @@ export class StoreLockTimeoutError extends Error {
   readonly lockPath: string;
 
   /**
+   * Creates the error.
+   *
    * @param id The passport.
    * @param lockPath The lock file.
    * @param waitedMs How long the writer waited.
@@ -87,6 +89,8 @@ export class PassportFileError extends Error {
   readonly reason: string;
 
   /**
+   * Creates the error.
+   *
    * @param path The file.
    * @param reason What is wrong with it.
    */
@@ -160,6 +164,8 @@ export class FolderStore implements PassportStore {
   readonly #host: string;
 
   /**
+   * A store in `dir`. Nothing is touched until the first call.
+   *
    * @param dir The folder of passports (created on the first write).
    * @param options Lock timeouts.
    */
@@ -205,6 +211,8 @@ export class FolderStore implements PassportStore {
         await this.#cleanLeftover(entry);
         continue;
       }
+      // Luggage landed with a passport lives beside it, in `<id>.files/`.
+      if (entry.endsWith(".files") && isPassportId(entry.slice(0, -".files".length))) continue;
       if (!entry.endsWith(".json")) {
         listing.problems.push({
           entry,

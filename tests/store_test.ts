@@ -184,6 +184,7 @@ Deno.test("folder store: listing reports stray and broken files, ignores locks a
     await Deno.writeTextFile(join(dir, broken), '{"id": "TP-BBBB-BBBB", "version": ');
     await Deno.writeTextFile(join(dir, mismatched), '{"id": "TP-9CB7-J5MK", "version": 4}\n');
     await Deno.mkdir(join(dir, "TP-DDDD-DDDD.json"));
+    await Deno.mkdir(join(dir, `${ID}.files`)); // landed luggage: not a problem
     const youngTemp = join(dir, `.${ID}.json.123-abcdef.tmp`);
     const oldTemp = join(dir, `.${OTHER}.json.456-abcdef.tmp`);
     const oldBroken = join(dir, `.${OTHER}.lock.abcdef.broken`);
@@ -398,6 +399,8 @@ Deno.test("folder store: a writer killed mid-checkpoint never leaves an unreadab
       slowest = Math.max(slowest, performance.now() - started);
     }
     assert.ok(slowest < 5_000, `a save after a kill took ${slowest} ms`);
+    // About half the kills land while the worker holds the lock; at least one must have.
+    assert.ok(locksLeft > 0, "no kill landed inside a checkpoint");
     assert.ok(state.version > RUNS, `only ${state.version} versions`);
     const listing = await store.list();
     assert.deepEqual(listing.problems, []);
@@ -406,7 +409,7 @@ Deno.test("folder store: a writer killed mid-checkpoint never leaves an unreadab
     const sweeper = new FolderStore(dir, { staleLockMs: 0 });
     await new Promise((resolve) => setTimeout(resolve, 5));
     await sweeper.list();
-    assert.deepEqual(await names(dir), [`${ID}.json`], `locks left by kills: ${locksLeft}`);
+    assert.deepEqual(await names(dir), [`${ID}.json`]);
   });
 });
 
