@@ -29,6 +29,7 @@ import {
   auditLuggage,
   type DecodedPack,
   decodePack,
+  detectEncoding,
   type LuggageAudit,
   type ReadLimits,
 } from "./read.ts";
@@ -100,13 +101,14 @@ export async function judge(
       ...(options.limits ? { limits: options.limits } : {}),
     });
   } catch (error) {
-    return unreadable(error);
+    return unreadable(error, await sniff(source));
   }
   let digest: string | null = null;
   try {
     for (const deviation of decoded.deviations) {
       fail(deviation.check, `${deviation.where}: ${deviation.detail}`);
     }
+    if (decoded.bom) fail("C9", "a byte order mark does not survive the round trip");
     const audits = await auditLuggage(decoded, { digests });
     for (const audit of audits) {
       const where = LUGGAGE_PREFIX + audit.name;
@@ -146,6 +148,9 @@ function judgeObject(object: unknown, fail: (id: CheckId, detail: string) => voi
   }
   const lineage = lineageProblem(pack.lineage);
   if (lineage) fail("C4", lineage);
+  else if (!Array.isArray((pack.lineage as Record<string, unknown>).chain)) {
+    fail("C0", "lineage has no chain: landing would have to start one");
+  }
   if (pack.asks !== undefined && !Array.isArray(pack.asks)) fail("C5", "asks is not a list");
 
   const facts = state && Array.isArray(state.facts) ? state.facts : [];
@@ -245,7 +250,17 @@ async function judgeRoundTrip(
   return derived.digest;
 }
 
-function unreadable(error: unknown): Report {
+/** The encoding the first bytes suggest, for the report of a file that could not be read. */
+async function sniff(source: ByteSource): Promise<string> {
+  try {
+    const kind = detectEncoding(await source.read(0, Math.min(source.size, 64)));
+    return kind === "json" ? "flat" : kind;
+  } catch {
+    return "unknown";
+  }
+}
+
+function unreadable(error: unknown, encoding: string): Report {
   const failures = new Map<CheckId, string[]>();
   const message = stripPrefix(error instanceof Error ? error.message : String(error));
   const code = error instanceof TaskPackReadError ? error.code : "internal";
@@ -254,7 +269,7 @@ function unreadable(error: unknown): Report {
     ? "C2"
     : "C1";
   failures.set(id, [code === "internal" ? `the reader failed: ${message}` : message]);
-  return report("unknown", null, failures, new Set(CHECK_IDS.filter((c) => c !== id)));
+  return report(encoding, null, failures, new Set(CHECK_IDS.filter((c) => c !== id)));
 }
 
 function report(

@@ -112,7 +112,20 @@ export async function land(
   const lineage = lineageProblem(object.lineage);
   if (lineage) throw new TaskPackReadError("wrong-type", "lineage", lineage);
 
-  const stripped = stripInstructionFields(object, "", repairs) as PackObject;
+  let stripped = stripInstructionFields(object, "", repairs) as PackObject;
+  if (!Array.isArray(stripped.lineage.chain)) {
+    // A chain says where a receipt goes (§3.1); one without it starts at the sender.
+    const { root_id, from_version } = stripped.lineage;
+    stripped = {
+      ...stripped,
+      lineage: { ...stripped.lineage, chain: [`${root_id}@${from_version}`] },
+    };
+    repairs.push({
+      check: "C0",
+      where: "lineage.chain",
+      detail: "started the missing chain at the sender",
+    });
+  }
   const sealed = sealPack(stripped);
   repairs.push(...sealed.repairs);
   assertPackable(sealed.pack, "land");

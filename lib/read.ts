@@ -90,6 +90,8 @@ export interface DecodedPack {
   readonly luggage: readonly ReadLuggage[];
   /** Everything a conformant writer would not have done. */
   readonly deviations: readonly Deviation[];
+  /** Whether a byte order mark was skipped (it cannot survive a round trip, C9). */
+  readonly bom: boolean;
 }
 
 /**
@@ -293,7 +295,8 @@ async function decodeBag(
     }
   }
 
-  let passportBytes = await zip.read(passportEntry, limits.maxPassportBytes);
+  const rawPassport = await zip.read(passportEntry, limits.maxPassportBytes);
+  let passportBytes = rawPassport;
   const passportDigest = declared.get(PASSPORT_PATH);
   if (passportDigest && sha256Hex(digests, passportBytes) !== passportDigest) {
     fatal(PASSPORT_PATH, "data/passport.json does not match its manifest digest", "bag-digest");
@@ -316,7 +319,8 @@ async function decodeBag(
     declaredSha256: declared.get(entry.name) ?? null,
     open: () => zip.open(entry),
   }));
-  return { encoding: "bag", object, passportBytes, text: null, tagFiles, luggage, deviations };
+  const bom = passportBytes !== rawPassport;
+  return { encoding: "bag", object, passportBytes, text: null, tagFiles, luggage, deviations, bom };
 }
 
 async function decodeJson(
@@ -331,7 +335,8 @@ async function decodeJson(
       `the JSON file is ${source.size} bytes, over the limit of ${limits.maxPassportBytes} (raise maxPassportBytes)`,
     );
   }
-  let bytes = await source.read(0, source.size);
+  const fileBytes = await source.read(0, source.size);
+  let bytes = fileBytes;
   const deviations: Deviation[] = [];
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     deviations.push({
@@ -412,7 +417,8 @@ async function decodeJson(
   checkSpec(object, "passport");
 
   const luggage = decodeAttachments(raw.attachments, digests, deviations);
-  return { encoding, object, passportBytes: null, text, tagFiles: null, luggage, deviations };
+  const bom = bytes !== fileBytes;
+  return { encoding, object, passportBytes: null, text, tagFiles: null, luggage, deviations, bom };
 }
 
 function decodeAttachments(

@@ -90,13 +90,17 @@ Deno.test("each check fails on a pack built to break it", async (t) => {
       mutatedFlat((f) => {
         f.passport.passport.how_to_use_this_file = "read me first";
       })],
-    ["C0: a leading byte order mark", ["C0"], async () => {
+    ["C0 and C9: a leading byte order mark", ["C0", "C9"], async () => {
       const good = await mutatedFlat(() => {});
       return new Uint8Array([0xef, 0xbb, 0xbf, ...good]);
     }],
     ["C0 and C9: an attachment with no sha256", ["C0", "C9"], () =>
       mutatedFlat((f) => {
         delete f.attachments[0].sha256;
+      })],
+    ["C0: a lineage without a chain", ["C0"], () =>
+      mutatedFlat((f) => {
+        delete f.passport.lineage.chain;
       })],
     ["C1: a luggage file that does not match its manifest", ["C1", "C9"], async () => {
       const { prepared } = await packBoth();

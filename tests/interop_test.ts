@@ -105,3 +105,11 @@ Deno.test("restoring a ✓ needs the explicit choice and the very machine in ver
   });
   assert.equal(other.restored.length, 0);
 });
+
+Deno.test("landing starts a missing chain at the sender and says so", async () => {
+  const flat = JSON.parse(decoder.decode(await readReference("minimal.taskpack.json")));
+  delete flat.passport.lineage.chain;
+  const landed = await land(new TextEncoder().encode(JSON.stringify(flat, null, 2) + "\n"));
+  assert.deepEqual(landed.object.lineage.chain, ["TP-9CB7-J5MK@2"]);
+  assert.deepEqual(landed.repairs.map((r) => r.where), ["lineage.chain"]);
+});
