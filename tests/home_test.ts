@@ -116,6 +116,10 @@ Deno.test("A -> B -> A: asks answered at home, nothing else rewritten, B's ask a
   const a2 = after.asks.find((ask: { id: string }) => ask.id === "a2");
   assert.equal(a2.status, "open", "B's new ask is open in A");
   assert.equal(after.landing_checks, undefined, "the receipt's landing checks are not adopted");
+
+  const again = await A.run("land", "receipt.taskpack.json", "--into", a);
+  assert.deepEqual([again.answered, again.adopted_asks], [[], []], "merging twice changes nothing");
+  assert.equal((await A.run("open", a)).state_version, after.version);
 });
 
 Deno.test("a receipt merges only where its chain points; a handoff never merges; refusals change nothing", async () => {
