@@ -113,3 +113,35 @@ Deno.test("landing starts a missing chain at the sender and says so", async () =
   assert.deepEqual(landed.object.lineage.chain, ["TP-9CB7-J5MK@2"]);
   assert.deepEqual(landed.repairs.map((r) => r.where), ["lineage.chain"]);
 });
+
+Deno.test("a retired .tpx/0.1 file is read (never written): it lands, and judges as needing repair", async () => {
+  const legacy = {
+    tpx: "0.1",
+    kind: "handoff",
+    issued_at: "2026-08-15T11:47:56Z",
+    origin: { actor: "贺方升", machine: "zhuanz-win11", harness: "claude-code" },
+    lineage: { root_id: "TP-G6RZ-DS3B", from_version: 2, chain: ["TP-G6RZ-DS3B@2"] },
+    passport: { id: "TP-G6RZ-DS3B", version: 2, title: "training delivery", goal: "deliver the class" },
+    facts: [
+      { claim: "class date is 2026-08-22", scope: "universal", verified: true, source: "r1" },
+      { claim: "projector works", verified: true },
+    ],
+    peer: { note: "over to you" },
+    asks: [{ id: "a1", what: "a cover prompt", accept: "one prompt ready to paste" }],
+    landing_checks: [{ id: "c1", check: "attachments match", how: "automatic", required: true }],
+  };
+  const bytes = new TextEncoder().encode(JSON.stringify(legacy));
+  const landed = await land(bytes);
+  assert.equal(landed.encoding, "tpx");
+  assert.equal(landed.object.packed_at, "2026-08-15T11:47:56Z");
+  assert.equal(landed.object.note, "over to you");
+  assert.equal(landed.object.passport.facts![0]!.verified, true, "a universal fact keeps its ✓");
+  assert.equal(landed.object.passport.facts![1]!.verified, false, "an unscoped one arrives sealed");
+  assert.ok(landed.repairs.some((r) => /retired \.tpx/.test(r.detail)));
+  const report = await judge(bytes);
+  assert.equal(report.encoding, "tpx");
+  assert.deepEqual(report.checks.filter((c) => !c.ok).map((c) => c.id), ["C0", "C6", "C9"]);
+  // Converting it writes the current format, which judges conformant.
+  const flat = await convert(bytes, "flat");
+  assert.equal((await judge(flat)).ok, true);
+});
