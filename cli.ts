@@ -20,6 +20,7 @@
 import process from "node:process";
 import { parseArgs } from "node:util";
 import denoConfig from "./deno.json" with { type: "json" };
+import { runCapsule } from "./cli/capsule.ts";
 import { runConformance } from "./cli/conformance.ts";
 import { runConvert } from "./cli/convert.ts";
 import { runDemo } from "./cli/demo.ts";
@@ -76,6 +77,11 @@ PACKS (the box that leaves)
                                   Bag <-> flat; the ending of <out> picks the encoding.
   demo [--dir <folder>]           A sample task packed both ways, judged, converted, landed.
 
+CAPSULES (the Resumable Handoff Capsule 1.0.0; taskpack capsule --help for more)
+  capsule check <file|->          Validate a capsule exactly to its contract.
+  capsule to-pack <file|-> --out <out>   A capsule as a new pack (lossless).
+  capsule from-pack <pack>        The capsule a pack maps to; what it left out on stderr.
+
 OPTIONS
   --json             One JSON object on stdout instead of text.
   --store <dir>      The passport store (else TASKPACK_STORE, else the per-user default:
@@ -111,6 +117,8 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
       io.out(`taskpack ${denoConfig.version}\n`);
       return EXIT.ok;
     }
+    // The capsule verbs have options of their own.
+    if (verb === "capsule") return await runCapsule(rest, io);
     const { values, positionals } = parse(rest);
     if (values.help) {
       io.out(USAGE);

@@ -67,6 +67,7 @@ export * from "./lib/pack.ts";
 export * from "./lib/read.ts";
 export * from "./lib/conformance.ts";
 export * from "./lib/land.ts";
+export * from "./lib/capsule.ts";
 export * from "./lib/store.ts";
 export * from "./lib/passport.ts";
 export * from "./lib/receipt.ts";
