@@ -121,7 +121,12 @@ Deno.test("a retired .tpx/0.1 file is read (never written): it lands, and judges
     issued_at: "2026-08-15T11:47:56Z",
     origin: { actor: "贺方升", machine: "zhuanz-win11", harness: "claude-code" },
     lineage: { root_id: "TP-G6RZ-DS3B", from_version: 2, chain: ["TP-G6RZ-DS3B@2"] },
-    passport: { id: "TP-G6RZ-DS3B", version: 2, title: "training delivery", goal: "deliver the class" },
+    passport: {
+      id: "TP-G6RZ-DS3B",
+      version: 2,
+      title: "training delivery",
+      goal: "deliver the class",
+    },
     facts: [
       { claim: "class date is 2026-08-22", scope: "universal", verified: true, source: "r1" },
       { claim: "projector works", verified: true },
