@@ -7,8 +7,11 @@
  */
 import { judge } from "../lib/conformance.ts";
 import type { Report } from "../lib/model.ts";
+import type { ReadLimits } from "../lib/read.ts";
 import { openFileSource } from "../shell/files.ts";
 import { nativeDigests } from "../shell/node_digests.ts";
+import { progressLine } from "../shell/progress.ts";
+import { inflaterOption } from "../shell/deflate_pool.ts";
 import { EXIT, type Io } from "./io.ts";
 
 /**
@@ -17,14 +20,27 @@ import { EXIT, type Io } from "./io.ts";
  * @param path The file.
  * @param json Print the report as JSON instead of a table.
  * @param io Output.
+ * @param limits Reader limits to override (`--limit`).
  * @returns The exit code.
  */
-export async function runConformance(path: string, json: boolean, io: Io): Promise<number> {
+export async function runConformance(
+  path: string,
+  json: boolean,
+  io: Io,
+  limits: Partial<ReadLimits> = {},
+): Promise<number> {
   const source = await openFileSource(path);
+  const progress = progressLine("checking", !json);
   let report: Report;
   try {
-    report = await judge(source, { digests: nativeDigests });
+    report = await judge(source, {
+      digests: nativeDigests,
+      limits,
+      onProgress: progress.update,
+      ...inflaterOption(),
+    });
   } finally {
+    progress.done();
     await source.close();
   }
   io.out(json ? JSON.stringify(report, null, 2) + "\n" : formatReport(path, report));

@@ -8,10 +8,21 @@
  * @module
  */
 import { land } from "../lib/land.ts";
-import { encodeBag, encodeFlat, type PreparedPack, preparePack } from "../lib/pack.ts";
+import { encodeBagInto, encodeFlat, type PreparedPack, preparePack } from "../lib/pack.ts";
+import type { Progress, ReadLimits } from "../lib/read.ts";
+import { progressLine } from "../shell/progress.ts";
 import { openFileSource, writeFileAtomic } from "../shell/files.ts";
 import { nativeDigests } from "../shell/node_digests.ts";
+import type { Deflater } from "../lib/deflate.ts";
+import { deflatePool, inflaterOption } from "../shell/deflate_pool.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
+
+/**
+ * How every bag the CLI writes is deflated: `node:zlib` in 2 MiB blocks (see
+ * `deflate_pool.ts`), here on the calling thread. Verbs that move much data pass a pool with
+ * workers instead, which gives the very same bytes.
+ */
+const inlineDeflater: Deflater = deflatePool({ workers: 0 });
 
 /** The encoding an output path asks for, from its ending. */
 export function targetEncoding(path: string): "bag" | "flat" {
@@ -28,13 +39,17 @@ export function targetEncoding(path: string): "bag" | "flat" {
  * @param pack The prepared pack.
  * @param path The output file.
  * @param maxInline The flat form's inline limit per attachment.
+ * @param options How to deflate (default: `node:zlib` blocks on this thread; a
+ * `deflatePool()` gives the same bytes faster), and a progress callback.
  * @returns The encoding written.
  */
 export async function writePack(
   pack: PreparedPack,
   path: string,
   maxInline?: number,
+  options: { deflater?: Deflater; onProgress?: (progress: Progress) => void } = {},
 ): Promise<"bag" | "flat"> {
+  const deflater = options.deflater ?? inlineDeflater;
   const encoding = targetEncoding(path);
   if (encoding === "flat") {
     const text = await encodeFlat(
@@ -43,7 +58,12 @@ export async function writePack(
     );
     await writeFileAtomic(path, text);
   } else {
-    await writeFileAtomic(path, encodeBag(pack, { digests: nativeDigests }));
+    await writeFileAtomic(path, (write) =>
+      encodeBagInto(pack, write, {
+        digests: nativeDigests,
+        deflater,
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      }));
   }
   return encoding;
 }
@@ -53,22 +73,42 @@ export async function writePack(
  *
  * @param input The file to convert.
  * @param output The file to write.
- * @param options `json` output, and the flat form's inline limit.
+ * @param options `json` output, the flat form's inline limit, and reader limits (`--limit`).
  * @param io Output.
  * @returns The exit code.
  */
 export async function runConvert(
   input: string,
   output: string,
-  options: { json: boolean; maxInline?: number },
+  options: { json: boolean; maxInline?: number; limits?: Partial<ReadLimits> },
   io: Io,
 ): Promise<number> {
   targetEncoding(output);
   const source = await openFileSource(input);
+  const deflater = deflatePool();
+  const checking = progressLine("checking", !options.json);
+  const packing = progressLine("packing", !options.json);
+  const writing = progressLine("writing", !options.json);
   try {
-    const landed = await land(source, { digests: nativeDigests });
-    const pack = await preparePack(landed.object, landed.luggage, { digests: nativeDigests });
-    const encoding = await writePack(pack, output, options.maxInline);
+    const landed = await land(source, {
+      digests: nativeDigests,
+      limits: options.limits ?? {},
+      onProgress: checking.update,
+      ...inflaterOption(),
+    });
+    checking.done();
+    const bag = targetEncoding(output) === "bag";
+    const pack = await preparePack(landed.object, landed.luggage, {
+      digests: nativeDigests,
+      onProgress: packing.update,
+      ...(bag ? { deflater } : {}),
+    });
+    packing.done();
+    const encoding = await writePack(pack, output, options.maxInline, {
+      deflater,
+      onProgress: writing.update,
+    });
+    writing.done();
     const repairs = [...landed.repairs, ...pack.repairs];
     if (options.json) {
       io.out(
@@ -95,6 +135,10 @@ export async function runConvert(
     }
     return EXIT.ok;
   } finally {
+    checking.done();
+    packing.done();
+    writing.done();
+    deflater.close();
     await source.close();
   }
 }

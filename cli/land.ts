@@ -11,15 +11,19 @@
  *
  * @module
  */
-import { lstat, mkdir, mkdtemp, open, rename, rm } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { findImperatives, type Imperative } from "../lib/imperatives.ts";
 import { land, type LandedPack, planLanding } from "../lib/land.ts";
-import type { ReadLuggage } from "../lib/read.ts";
+import type { ReadLimits, ReadLuggage } from "../lib/read.ts";
+import { progressCounter } from "../lib/_progress.ts";
 import { mergeReceipt } from "../lib/receipt.ts";
 import { receiptTarget } from "../lib/lineage.ts";
-import { openFileSource } from "../shell/files.ts";
+import { makeFolder, openFileSource, writeNewFile, writeNewFileBytes } from "../shell/files.ts";
+import { readAllBytes } from "../lib/_bytes.ts";
 import { nativeDigests } from "../shell/node_digests.ts";
+import { progressLine } from "../shell/progress.ts";
+import { inflaterOption } from "../shell/deflate_pool.ts";
 import { machineName, mintUniqueId, now, openStore } from "./home.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { passportReply, requirePassport } from "./passports.ts";
@@ -33,6 +37,8 @@ export interface LandFlags {
   "files-out"?: string | undefined;
   "dry-run"?: boolean | undefined;
   "trust-machine-facts"?: boolean | undefined;
+  /** Reader limits to override (`--limit`). */
+  limits?: Partial<ReadLimits> | undefined;
 }
 
 /**
@@ -47,7 +53,18 @@ export async function runLand(path: string, flags: LandFlags, io: Io): Promise<n
   const source = await openFileSource(path);
   try {
     // Every check — integrity, names, refusals, the whole luggage — before anything is written.
-    const landed = await land(source, { digests: nativeDigests });
+    const progress = progressLine("checking", !flags.json);
+    let landed: LandedPack;
+    try {
+      landed = await land(source, {
+        digests: nativeDigests,
+        limits: flags.limits ?? {},
+        onProgress: progress.update,
+        ...inflaterOption(),
+      });
+    } finally {
+      progress.done();
+    }
     return flags.into
       ? await mergeInto(landed, flags.into, flags, io)
       : await landNew(landed, path, flags, io);
@@ -98,7 +115,7 @@ async function landNew(
     report(reply, plan.state.next_steps ?? [], imperatives, flags, io);
     return EXIT.ok;
   }
-  if (landed.luggage.length) await extractLuggage(landed.luggage, luggageDir);
+  if (landed.luggage.length) await extractLuggage(landed.luggage, luggageDir, !flags.json);
   try {
     const time = now();
     const artifacts = [...(plan.state.artifacts ?? [])];
@@ -130,10 +147,12 @@ async function mergeInto(
   const { store, dir } = openStore(flags.store);
   const target = await requirePassport(store, into);
   const merged = mergeReceipt(target, landed.object);
-  const stamp = landed.object.packed_at.replace(/[^0-9]/g, "").slice(0, 14);
+  const stamp = String(landed.object.packed_at ?? "").replace(/[^0-9]/g, "").slice(0, 14);
+  // The sender's id is pack data: it names a folder only through its safe characters, so it
+  // can never be a path ("x/../../..") that puts the luggage outside the store.
+  const sender = String(landed.object.passport.id).replace(/[^A-Za-z0-9-]/g, "_").slice(0, 64);
   const luggageDir = resolve(
-    flags["files-out"] ??
-      join(dir, `${into}.files`, `receipt-${landed.object.passport.id}-${stamp}`),
+    flags["files-out"] ?? join(dir, `${into}.files`, `receipt-${sender}-${stamp}`),
   );
   const imperatives = findImperatives(landed.object);
   const reply: Record<string, unknown> = {
@@ -152,7 +171,7 @@ async function mergeInto(
     luggage_dir: landed.luggage.length ? luggageDir : null,
   };
   if (!flags["dry-run"]) {
-    if (landed.luggage.length) await extractLuggage(landed.luggage, luggageDir);
+    if (landed.luggage.length) await extractLuggage(landed.luggage, luggageDir, !flags.json);
     try {
       const saved = merged.state === target
         ? target
@@ -235,6 +254,10 @@ function printImperatives(imperatives: Imperative[], io: Io): void {
   }
 }
 
+/** Luggage up to this size is extracted whole, with up to this many files created at once. */
+const SMALL_EXTRACT = 64 * 1024;
+const EXTRACT_CONCURRENCY = 16;
+
 /**
  * Writes luggage into a fresh folder: staged in a new temporary folder beside it (so no existing
  * symlink or file is ever written through), each file created exclusively and verified (size
@@ -242,10 +265,12 @@ function printImperatives(imperatives: Imperative[], io: Io): void {
  *
  * @param luggage The verified luggage.
  * @param target The folder to create; it must not exist.
+ * @param showProgress Whether a progress line may be drawn (on a terminal, for large luggage).
  */
 export async function extractLuggage(
   luggage: readonly ReadLuggage[],
   target: string,
+  showProgress = false,
 ): Promise<void> {
   try {
     await lstat(target);
@@ -257,27 +282,51 @@ export async function extractLuggage(
   }
   await mkdir(dirname(target), { recursive: true });
   const staging = await mkdtemp(join(dirname(target), `.${basename(target)}.landing-`));
+  const progress = progressLine("writing", showProgress);
+  const count = progressCounter(progress.update, luggage);
+  // Small files are read (and verified) in order, then created several at a time: creating a
+  // file costs far more than writing 1 KiB into it, and creations overlap well.
+  const inFlight = new Set<Promise<void>>();
+  let failure: { error: unknown } | null = null;
+  const settle = async (limit: number) => {
+    while (inFlight.size > limit) await Promise.race(inFlight);
+    if (failure) throw failure.error;
+  };
   try {
+    const made = new Set<string>([staging]);
     for (const file of luggage) {
       const dest = join(staging, ...file.name.split("/"));
-      await mkdir(dirname(dest), { recursive: true });
-      const handle = await open(dest, "wx");
-      try {
-        const reader = file.open().getReader();
-        while (true) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          let written = 0;
-          while (written < value.length) {
-            written += (await handle.write(value, written)).bytesWritten;
-          }
-        }
-      } finally {
-        await handle.close();
+      const folder = dirname(dest);
+      if (!made.has(folder)) {
+        makeFolder(folder);
+        made.add(folder);
+      }
+      if (file.size <= SMALL_EXTRACT) {
+        const bytes = await readAllBytes(file.open(), file.size);
+        const write: Promise<void> = writeNewFileBytes(dest, bytes).then(
+          () => {
+            inFlight.delete(write);
+            count.bytes(bytes.length);
+            count.file();
+          },
+          (error) => {
+            inFlight.delete(write);
+            failure ??= { error };
+          },
+        );
+        inFlight.add(write);
+        await settle(EXTRACT_CONCURRENCY - 1);
+      } else {
+        await writeNewFile(dest, file.open(), count.bytes, file.size);
+        count.file();
       }
     }
+    await settle(0);
+    progress.done();
     await rename(staging, target);
   } catch (error) {
+    progress.done();
+    await Promise.allSettled(inFlight);
     await rm(staging, { recursive: true, force: true });
     throw error;
   }

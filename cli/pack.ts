@@ -17,6 +17,8 @@ import { assignAskIds, recordSentAsks } from "../lib/passport.ts";
 import { packWarnings } from "../lib/warnings.ts";
 import { luggageFromPaths } from "../shell/files.ts";
 import { nativeDigests } from "../shell/node_digests.ts";
+import { deflatePool } from "../shell/deflate_pool.ts";
+import { progressLine } from "../shell/progress.ts";
 import { targetEncoding, writePack } from "./convert.ts";
 import { actorName, machineName, now, openStore } from "./home.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
@@ -131,53 +133,73 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
   for (const warning of packWarnings(home, luggage.map((f) => f.name), object.asks)) {
     io.err(`warning: ${warning}\n`);
   }
-  // Refusals happen here, before anything is written or recorded.
-  const prepared = await preparePack(object, luggage, { digests: nativeDigests });
+  // Small files are deflated as they are read; large ones on the other cores (same bytes).
+  const deflater = deflatePool();
+  const packing = progressLine("packing", !flags.json);
+  const writing = progressLine("writing", !flags.json);
+  try {
+    const bag = targetEncoding(out) === "bag";
+    // Refusals happen here, before anything is written or recorded.
+    const prepared = await preparePack(object, luggage, {
+      digests: nativeDigests,
+      onProgress: packing.update,
+      ...(bag ? { deflater } : {}),
+    });
+    packing.done();
 
-  // The home remembers the questions it sent, so the answers have somewhere to go (§4.3).
-  const sent = object.asks.filter((ask) => fresh.some((f) => f.id === ask.id));
-  const recorded = recordSentAsks(home, sent, basename(out));
-  const saved = recorded === home
-    ? home
-    : await store.save({ ...recorded, updated_at: now() }, home.version);
+    // The home remembers the questions it sent, so the answers have somewhere to go (§4.3).
+    const sent = object.asks.filter((ask) => fresh.some((f) => f.id === ask.id));
+    const recorded = recordSentAsks(home, sent, basename(out));
+    const saved = recorded === home
+      ? home
+      : await store.save({ ...recorded, updated_at: now() }, home.version);
 
-  const encoding = await writePack(prepared, out, flags.maxInline);
-  const reply = {
-    ok: true,
-    pack: out,
-    encoding,
-    kind,
-    passport_id: saved.id,
-    state_version: saved.version,
-    digest: prepared.digest,
-    lineage: object.lineage,
-    ...(kind === "receipt" ? { answers: receiptTarget(object.lineage) } : {}),
-    asks: object.asks.length,
-    asks_recorded: sent.map((ask) => ask.id),
-    landing_checks: object.landing_checks.length,
-    luggage: prepared.luggage.map((file) => file.name),
-    sealed_facts: prepared.repairs.length,
-  };
-  if (flags.json) {
-    io.out(JSON.stringify(reply) + "\n");
-  } else {
-    io.out(
-      `wrote ${out} (${kind}, ${encoding}) from ${saved.id}; pack digest sha256:${prepared.digest}\n`,
-    );
-    if (kind === "receipt") {
+    const encoding = await writePack(prepared, out, flags.maxInline, {
+      deflater,
+      onProgress: writing.update,
+    });
+    writing.done();
+    const reply = {
+      ok: true,
+      pack: out,
+      encoding,
+      kind,
+      passport_id: saved.id,
+      state_version: saved.version,
+      digest: prepared.digest,
+      lineage: object.lineage,
+      ...(kind === "receipt" ? { answers: receiptTarget(object.lineage) } : {}),
+      asks: object.asks.length,
+      asks_recorded: sent.map((ask) => ask.id),
+      landing_checks: object.landing_checks.length,
+      luggage: prepared.luggage.map((file) => file.name),
+      sealed_facts: prepared.repairs.length,
+    };
+    if (flags.json) {
+      io.out(JSON.stringify(reply) + "\n");
+    } else {
       io.out(
-        `  it answers ${reply.answers}: land it there with  taskpack land <file> --into ${reply.answers}\n`,
+        `wrote ${out} (${kind}, ${encoding}) from ${saved.id}; pack digest sha256:${prepared.digest}\n`,
       );
+      if (kind === "receipt") {
+        io.out(
+          `  it answers ${reply.answers}: land it there with  taskpack land <file> --into ${reply.answers}\n`,
+        );
+      }
+      if (sent.length) {
+        io.out(`  recorded ${sent.length} ask(s) at home: ${sent.map((a) => a.id).join(", ")}\n`);
+      }
+      if (prepared.repairs.length) {
+        io.out(
+          `  sealed ${prepared.repairs.length} machine-scoped fact(s): they travel as "re-verify"\n`,
+        );
+      }
+      if (luggage.length) io.out(`  luggage: ${luggage.length} file(s)\n`);
     }
-    if (sent.length) {
-      io.out(`  recorded ${sent.length} ask(s) at home: ${sent.map((a) => a.id).join(", ")}\n`);
-    }
-    if (prepared.repairs.length) {
-      io.out(
-        `  sealed ${prepared.repairs.length} machine-scoped fact(s): they travel as "re-verify"\n`,
-      );
-    }
-    if (luggage.length) io.out(`  luggage: ${luggage.length} file(s)\n`);
+    return EXIT.ok;
+  } finally {
+    packing.done();
+    writing.done();
+    deflater.close();
   }
-  return EXIT.ok;
 }

@@ -13,6 +13,11 @@ import { TaskPackReadError } from "./errors.ts";
 export interface StrictJsonOptions {
   /** Most nesting levels of arrays and objects allowed; `[]` is one level. Default 256. */
   maxDepth?: number;
+  /**
+   * Longest object key allowed, in UTF-16 code units after decoding escapes (a longer one
+   * fails with code `limit`). Default: no limit. V8 builds objects with many long keys slowly.
+   */
+  maxKeyLength?: number;
   /** A label for errors, such as `data/passport.json`. */
   where?: string;
 }
@@ -107,10 +112,14 @@ export function parseJsonStrict(text: string, options: StrictJsonOptions = {}): 
   if (!Number.isSafeInteger(maxDepth) || maxDepth < 0) {
     throw new RangeError(`Cannot parse JSON: maxDepth must be a non-negative integer`);
   }
+  const maxKeyLength = options.maxKeyLength ?? Infinity;
+  if (!(maxKeyLength >= 0)) {
+    throw new RangeError(`Cannot parse JSON: maxKeyLength must be a non-negative number`);
+  }
   if (typeof text !== "string") {
     throw new TaskPackReadError("wrong-type", label, "the JSON text is not a string");
   }
-  scan(text, maxDepth, label);
+  scan(text, maxDepth, label, maxKeyLength);
   try {
     return JSON.parse(text);
   } catch {
@@ -144,11 +153,16 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-type ScanErrorCode = "json-syntax" | "json-duplicate-key" | "json-forbidden-key" | "json-too-deep";
+type ScanErrorCode =
+  | "json-syntax"
+  | "json-duplicate-key"
+  | "json-forbidden-key"
+  | "json-too-deep"
+  | "limit";
 
 /** Validates `text`, throwing on the first problem in reading order. */
-function scan(text: string, maxDepth: number, label: string): void {
-  new Scanner(text, maxDepth, label).run();
+function scan(text: string, maxDepth: number, label: string, maxKeyLength: number): void {
+  new Scanner(text, maxDepth, label, maxKeyLength).run();
 }
 
 /**
@@ -160,17 +174,20 @@ class Scanner {
   readonly length: number;
   readonly maxDepth: number;
   readonly label: string;
+  /** Longest key allowed. */
+  readonly maxKeyLength: number;
   /** Where the next character to read is. */
   pos = 0;
   /** `stack[0..depth-1]` are the open containers; entries past `depth` are spare frames. */
   readonly stack: Frame[] = [];
   depth = 0;
 
-  constructor(text: string, maxDepth: number, label: string) {
+  constructor(text: string, maxDepth: number, label: string, maxKeyLength = Infinity) {
     this.text = text;
     this.length = text.length;
     this.maxDepth = maxDepth;
     this.label = label;
+    this.maxKeyLength = maxKeyLength;
   }
 
   run(): void {
@@ -317,6 +334,14 @@ class Scanner {
   readKey(frame: Frame): void {
     const keyStart = this.pos;
     const key = this.readString(true);
+    if (key.length > this.maxKeyLength) {
+      this.fail(
+        "limit",
+        keyStart,
+        `${nameKey(key)} is longer than the limit of ${this.maxKeyLength} (raise maxJsonKeyLength)`,
+        false,
+      );
+    }
     frame.key = key;
     if (key.length >= 9 && key.length <= 11 && FORBIDDEN_KEYS.has(key)) {
       this.fail("json-forbidden-key", keyStart, `${nameKey(key)} is not allowed`, true);

@@ -31,12 +31,14 @@ import {
   decodePack,
   detectEncoding,
   type LuggageAudit,
+  type Progress,
   type ReadLimits,
 } from "./read.ts";
-import { packObjectProblems } from "./refuse.ts";
+import { luggageNameProblems, packObjectProblems } from "./refuse.ts";
 import { isPortableScope, sealPack } from "./seal.ts";
 import { type ByteSource, bytesSource } from "./source.ts";
 import { readAllBytes } from "./_bytes.ts";
+import type { Inflater } from "./deflate.ts";
 
 /** The requirement of each check, worded as in spec §6. */
 export const REQUIREMENTS: Readonly<Record<CheckId, string>> = {
@@ -62,6 +64,10 @@ export interface JudgeOptions {
   digests?: Digests;
   /** Reader limits (see `DEFAULT_READ_LIMITS`). */
   limits?: Partial<ReadLimits>;
+  /** Told how far the pass over the luggage has come (see {@linkcode Progress}). */
+  onProgress?: (progress: Progress) => void;
+  /** A one-shot decoder for small deflated entries (see `ReadOptions.inflater`). */
+  inflater?: Inflater;
 }
 
 /**
@@ -99,6 +105,7 @@ export async function judge(
     decoded = await decodePack(source, {
       digests,
       ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.inflater ? { inflater: options.inflater } : {}),
     });
   } catch (error) {
     return unreadable(error, await sniff(source));
@@ -109,7 +116,10 @@ export async function judge(
       fail(deviation.check, `${deviation.where}: ${deviation.detail}`);
     }
     if (decoded.bom) fail("C9", "a byte order mark does not survive the round trip");
-    const audits = await auditLuggage(decoded, { digests });
+    const audits = await auditLuggage(decoded, {
+      digests,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
     for (const audit of audits) {
       const where = LUGGAGE_PREFIX + audit.name;
       if (audit.error) fail("C1", `${where}: ${stripPrefix(audit.error.message)}`);
@@ -124,6 +134,9 @@ export async function judge(
       }
     }
     judgeObject(decoded.object, fail);
+    for (const problem of luggageNameProblems(decoded.luggage.map((file) => file.name))) {
+      fail("C7", `${problem.where}: ${problem.detail}`);
+    }
     digest = await judgeRoundTrip(decoded, audits, digests, fail);
   } catch (error) {
     fail(
@@ -152,6 +165,14 @@ function judgeObject(object: unknown, fail: (id: CheckId, detail: string) => voi
     fail("C0", "lineage has no chain: landing would have to start one");
   }
   if (pack.asks !== undefined && !Array.isArray(pack.asks)) fail("C5", "asks is not a list");
+  if (pack.landing_checks !== undefined && !Array.isArray(pack.landing_checks)) {
+    fail("C2", "landing_checks is not a list");
+  } else if (Array.isArray(pack.landing_checks) && !pack.landing_checks.every(isPlainObject)) {
+    fail("C2", "a landing check is not an object");
+  }
+  if (state && state.next_steps !== undefined && !Array.isArray(state.next_steps)) {
+    fail("C2", "passport.next_steps is not a list");
+  }
 
   const facts = state && Array.isArray(state.facts) ? state.facts : [];
   facts.forEach((fact, index) => {

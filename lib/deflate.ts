@@ -19,6 +19,67 @@ import { readAllBytes } from "./_bytes.ts";
 /** The size of the pieces fed to the deflater: 64 KiB. */
 export const DEFLATE_CHUNK = 65_536;
 
+/**
+ * A raw DEFLATE implementation for the ZIP writer. The default, {@linkcode platformDeflater},
+ * is the platform's `CompressionStream` on the calling thread; a shell may pass one that
+ * spreads the work over more cores. Whatever it is, it must be deterministic — the same bytes
+ * give the same output, however they arrive in chunks — so that a pack is reproducible with it.
+ */
+export interface Deflater {
+  /**
+   * Deflates bytes held in memory.
+   *
+   * @param bytes The bytes (not empty).
+   * @returns A complete raw DEFLATE stream.
+   */
+  deflate(bytes: Uint8Array): Promise<Uint8Array>;
+  /**
+   * A transform that deflates a stream into one complete raw DEFLATE stream.
+   *
+   * @returns A readable/writable pair usable with `pipeThrough`.
+   */
+  deflateStream(): TransformStream<Uint8Array, Uint8Array>;
+}
+
+/**
+ * A one-shot, strict raw DEFLATE decoder for small ZIP entries (the reader streams large ones
+ * through the platform's `DecompressionStream`). A shell may pass one that costs less per entry
+ * than a stream (a folder of thousands of small files).
+ */
+export interface Inflater {
+  /**
+   * Inflates one complete raw DEFLATE stream that must end exactly at the end of `data` and
+   * inflate to no more than `size` bytes.
+   *
+   * @param data The compressed bytes.
+   * @param size The most bytes the output may have (more is `too-large`).
+   * @returns The output, or what is wrong: `trailing` (bytes after the end of the stream),
+   * `too-large`, or `corrupt` (anything else, a stream cut short included).
+   */
+  inflate(
+    data: Uint8Array,
+    size: number,
+  ): { bytes: Uint8Array } | { problem: "trailing" | "too-large" | "corrupt" };
+}
+
+/**
+ * The platform's deflater: {@linkcode deflateRaw} and {@linkcode deflateRawStream}
+ * (`CompressionStream`, on the calling thread).
+ *
+ * @example Usage
+ * ```ts
+ * import { platformDeflater } from "./deflate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const packed = await platformDeflater.deflate(new TextEncoder().encode("a".repeat(1000)));
+ * assert.ok(packed.length < 100);
+ * ```
+ */
+export const platformDeflater: Deflater = {
+  deflate: (bytes) => deflateRaw(bytes),
+  deflateStream: () => deflateRawStream(),
+};
+
 /** Smallest sample {@linkcode looksCompressible} judges; anything shorter counts as compressible. */
 const MIN_SAMPLE = 64;
 

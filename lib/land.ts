@@ -15,11 +15,18 @@ import { isPlainObject } from "./_json.ts";
 import { type Digests, portableDigests } from "./digests.ts";
 import { RefusalError, TaskPackReadError } from "./errors.ts";
 import type { Ask, Fact, LandingCheck, PackObject, PassportState, Repair } from "./model.ts";
-import { auditLuggage, decodePack, type ReadLimits, type ReadLuggage } from "./read.ts";
-import { assertPackable } from "./refuse.ts";
+import {
+  auditLuggage,
+  decodePack,
+  type Progress,
+  type ReadLimits,
+  type ReadLuggage,
+} from "./read.ts";
+import { assertPackable, luggageNameProblems } from "./refuse.ts";
 import { sealPack } from "./seal.ts";
 import { type ByteSource, bytesSource } from "./source.ts";
 import { isInstructionKey } from "./patterns.ts";
+import type { Inflater } from "./deflate.ts";
 import { LUGGAGE_PREFIX } from "./bag.ts";
 import { lineageProblem } from "./lineage.ts";
 
@@ -29,6 +36,10 @@ export interface LandOptions {
   digests?: Digests;
   /** Reader limits. */
   limits?: Partial<ReadLimits>;
+  /** Told how far the check of the luggage has come (see {@linkcode Progress}). */
+  onProgress?: (progress: Progress) => void;
+  /** A one-shot decoder for small deflated entries (see `ReadOptions.inflater`). */
+  inflater?: Inflater;
 }
 
 /** A pack that may land, with the repairs that were needed. */
@@ -88,6 +99,7 @@ export async function land(
   const decoded = await decodePack(source, {
     digests,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.inflater ? { inflater: options.inflater } : {}),
   });
   const fatal = decoded.deviations.find((d) => d.fatal);
   if (fatal) throw new TaskPackReadError(fatal.code ?? "bag-structure", fatal.where, fatal.detail);
@@ -111,6 +123,8 @@ export async function land(
   }
   const lineage = lineageProblem(object.lineage);
   if (lineage) throw new TaskPackReadError("wrong-type", "lineage", lineage);
+  const shape = listProblem(object, state);
+  if (shape) throw new TaskPackReadError("wrong-type", shape.where, shape.detail);
 
   let stripped = stripInstructionFields(object, "", repairs) as PackObject;
   if (!Array.isArray(stripped.lineage.chain)) {
@@ -129,8 +143,14 @@ export async function land(
   const sealed = sealPack(stripped);
   repairs.push(...sealed.repairs);
   assertPackable(sealed.pack, "land");
+  const [named] = luggageNameProblems(decoded.luggage.map((file) => file.name));
+  if (named) throw new RefusalError(named.rule, named.where, named.detail, "land");
 
-  for (const audit of await auditLuggage(decoded, { digests })) {
+  const audits = await auditLuggage(decoded, {
+    digests,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  for (const audit of audits) {
     if (audit.error) throw audit.error;
     if (audit.finding) {
       throw new RefusalError(
@@ -260,6 +280,33 @@ export function planLanding(pack: PackObject, options: PlanOptions): LandingPlan
     lineage: pack.lineage,
   };
   return { state, requiredChecks, toReverify, restored, openAsks };
+}
+
+/**
+ * The lists a receiver acts on must be lists: any other type would silently drop asks, landing
+ * checks, facts (unsealed) or next steps.
+ */
+function listProblem(
+  object: Record<string, unknown>,
+  state: Record<string, unknown>,
+): { where: string; detail: string } | null {
+  const lists: [string, unknown][] = [
+    ["asks", object.asks],
+    ["landing_checks", object.landing_checks],
+    ["passport.facts", state.facts],
+    ["passport.next_steps", state.next_steps],
+  ];
+  for (const [where, value] of lists) {
+    if (value !== undefined && !Array.isArray(value)) {
+      return { where, detail: `${where} is not a list` };
+    }
+  }
+  const checks = Array.isArray(object.landing_checks) ? object.landing_checks : [];
+  const bad = checks.findIndex((check) => !isPlainObject(check));
+  if (bad >= 0) {
+    return { where: `landing_checks[${bad}]`, detail: "the landing check is not an object" };
+  }
+  return null;
 }
 
 function stripInstructionFields(value: unknown, path: string, repairs: Repair[]): unknown {

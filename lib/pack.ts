@@ -14,7 +14,9 @@
 import { concatBytes, readAllBytes, utf8 } from "./_bytes.ts";
 import { canonicalJson, isPlainObject } from "./_json.ts";
 import { deriveTagFiles, LUGGAGE_PREFIX, PASSPORT_PATH, type TagFiles } from "./bag.ts";
-import { looksCompressible } from "./deflate.ts";
+import { type Deflater, looksCompressible, platformDeflater } from "./deflate.ts";
+import { type Progress, progressCounter } from "./_progress.ts";
+import { borrowChunks } from "./_chunks.ts";
 import { type Digests, portableDigests, sha256Hex } from "./digests.ts";
 import { RefusalError } from "./errors.ts";
 import { flatAttachment, flatText } from "./flat.ts";
@@ -31,10 +33,12 @@ import {
 } from "./model.ts";
 import { luggageSetProblem } from "./names.ts";
 import { TextScanner } from "./patterns.ts";
-import { assertPackable } from "./refuse.ts";
+import { assertPackable, luggageNameProblems } from "./refuse.ts";
 import { sealPack } from "./seal.ts";
 import type { Luggage } from "./source.ts";
-import { writeZip, type ZipWriteEntry } from "./zip_writer.ts";
+import { writeZip, type WriteZipOptions, writeZipTo, type ZipWriteEntry } from "./zip_writer.ts";
+
+export type { Deflater, Inflater } from "./deflate.ts";
 
 /** Luggage up to this size is held in memory and deflated whole; larger luggage streams. */
 const SMALL_LUGGAGE = 64 * 1024;
@@ -165,9 +169,19 @@ export interface PreparedPack {
 export interface PrepareOptions {
   /** Hash implementations (default: portable). */
   digests?: Digests;
+  /**
+   * A deflater to start on the small luggage files while the rest is read (so that another
+   * core compresses while this one hashes and scans). Pass the same one to
+   * {@linkcode encodeBag}, which then uses what it made. Default: none (`encodeBag` deflates).
+   */
+  deflater?: Deflater;
+  /** Told how far hashing and scanning the luggage has come (see {@linkcode Progress}). */
+  onProgress?: (progress: Progress) => void;
 }
 
 const prepared = new WeakSet<PreparedPack>();
+/** Small luggage deflated during {@linkcode preparePack}, and by which deflater. */
+const early = new WeakMap<PreparedLuggage, { deflater: Deflater; deflated: Promise<Uint8Array> }>();
 
 /**
  * The chokepoint: seals, refuses, hashes. Every pack, in either encoding, is made from its
@@ -206,13 +220,25 @@ export async function preparePack(
   checkShape(pack);
   const { pack: sealed, repairs } = sealPack(pack);
   assertPackable(sealed);
+  const [named] = luggageNameProblems(luggage.map((file) => file.name));
+  if (named) throw new RefusalError(named.rule, named.where, named.detail);
   const clash = luggageSetProblem(luggage.map((file) => file.name));
   if (clash) {
     throw new RefusalError("luggage-name", `${LUGGAGE_PREFIX}${clash.name}`, clash.problem);
   }
 
   const files: PreparedLuggage[] = [];
-  for (const file of luggage) files.push(await prepareLuggage(file, digests));
+  const progress = progressCounter(options.onProgress, luggage);
+  for (const file of luggage) {
+    const ready = await prepareLuggage(file, digests, progress.bytes);
+    progress.file();
+    if (options.deflater && ready.bytes && ready.size > 0) {
+      const deflated = options.deflater.deflate(ready.bytes);
+      deflated.catch(() => {}); // awaited by encodeBag, if the pack gets that far
+      early.set(ready, { deflater: options.deflater, deflated });
+    }
+    files.push(ready);
+  }
 
   const passportJson = utf8(canonicalJson(sealed));
   const tags = deriveTagFiles(sealed, [
@@ -235,6 +261,13 @@ export async function preparePack(
 export interface EncodeBagOptions {
   /** Hash implementations (default: portable). */
   digests?: Digests;
+  /**
+   * The DEFLATE implementation (default: the platform's `CompressionStream`). The archive is
+   * reproducible for a given deflater; its entries and the pack digest do not depend on it.
+   */
+  deflater?: Deflater;
+  /** Told how far writing the luggage has come (see {@linkcode Progress}). */
+  onProgress?: (progress: Progress) => void;
 }
 
 /**
@@ -268,27 +301,95 @@ export function encodeBag(
   pack: PreparedPack,
   options: EncodeBagOptions = {},
 ): ReadableStream<Uint8Array> {
+  const { entries, settings } = bagEntries(pack, options);
+  return writeZip(entries, settings);
+}
+
+/**
+ * Writes a prepared pack as a `.taskpack` into `sink`, chunk by chunk: the same bytes as
+ * {@linkcode encodeBag}. Each chunk is only valid during the call that hands it over (use or
+ * copy it before returning), which lets large stored luggage go from its source to the sink
+ * through one reused buffer — the way a shell writing a file should call it.
+ *
+ * @param pack The result of {@linkcode preparePack}.
+ * @param sink Receives the archive's bytes in order; awaited before the next chunk.
+ * @param options Digests, deflater, progress.
+ *
+ * @example Usage
+ * ```ts
+ * import { buildPackObject, encodeBag, encodeBagInto, preparePack } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const pack = buildPackObject({ id: "TP-9CB7-J5MK", version: 1 }, {
+ *   packedAt: "2026-12-02T16:46:10Z",
+ *   machine: "vm",
+ * });
+ * const ready = await preparePack(pack, []);
+ * const parts: Uint8Array<ArrayBuffer>[] = [];
+ * await encodeBagInto(ready, (chunk) => void parts.push(chunk.slice()));
+ * const streamed = new Uint8Array(await new Response(encodeBag(ready)).arrayBuffer());
+ * assert.deepEqual(new Uint8Array(await new Blob(parts).arrayBuffer()), streamed);
+ * ```
+ */
+export async function encodeBagInto(
+  pack: PreparedPack,
+  sink: (chunk: Uint8Array) => void | Promise<void>,
+  options: EncodeBagOptions = {},
+): Promise<void> {
+  const { entries, settings } = bagEntries(pack, options);
+  await writeZipTo(entries, sink, settings);
+}
+
+/** The entries of a bag, in canonical order, and the writer's settings. */
+function bagEntries(
+  pack: PreparedPack,
+  options: EncodeBagOptions,
+): { entries: ZipWriteEntry[]; settings: WriteZipOptions } {
   assertPrepared(pack);
+  const deflater = options.deflater ?? platformDeflater;
   const entries: ZipWriteEntry[] = [
     { name: "bagit.txt", bytes: pack.tags.bagit },
     { name: "bag-info.txt", bytes: pack.tags.bagInfo },
     { name: "manifest-sha256.txt", bytes: pack.tags.manifest },
     { name: "tagmanifest-sha256.txt", bytes: pack.tags.tagManifest },
     { name: PASSPORT_PATH, bytes: pack.passportJson },
-    ...pack.luggage.map((file): ZipWriteEntry =>
-      file.bytes ? { name: LUGGAGE_PREFIX + file.name, bytes: file.bytes } : {
-        name: LUGGAGE_PREFIX + file.name,
-        size: file.size,
-        crc32: file.crc32,
-        compress: file.compress,
-        open: () => file.open(),
-      }
-    ),
+    ...pack.luggage.map((file): ZipWriteEntry => {
+      if (!file.bytes) return streamEntry(file);
+      const made = early.get(file);
+      return made?.deflater === deflater
+        ? { name: LUGGAGE_PREFIX + file.name, bytes: file.bytes, deflated: made.deflated }
+        : { name: LUGGAGE_PREFIX + file.name, bytes: file.bytes };
+    }),
   ];
-  return writeZip(entries, {
-    modified: zipTime(pack.object.packed_at),
-    digests: options.digests ?? portableDigests,
-  });
+  const progress = progressCounter(options.onProgress, pack.luggage);
+  const tags = entries.length - pack.luggage.length;
+  return {
+    entries,
+    settings: {
+      modified: zipTime(pack.object.packed_at),
+      digests: options.digests ?? portableDigests,
+      deflater,
+      ...(options.onProgress
+        ? {
+          onProgress: (index: number, bytes: number, done: boolean) => {
+            if (index < tags) return;
+            if (bytes > 0) progress.bytes(bytes);
+            if (done) progress.file();
+          },
+        }
+        : {}),
+    },
+  };
+}
+
+function streamEntry(file: PreparedLuggage): ZipWriteEntry {
+  return {
+    name: LUGGAGE_PREFIX + file.name,
+    size: file.size,
+    crc32: file.crc32,
+    compress: file.compress,
+    open: () => file.open(),
+  };
 }
 
 /** Options for {@linkcode encodeFlat}. */
@@ -360,7 +461,11 @@ export function zipTime(packedAt: unknown): Date {
   return new Date(Number.isNaN(parsed) || parsed < earliest ? earliest : parsed);
 }
 
-async function prepareLuggage(file: Luggage, digests: Digests): Promise<PreparedLuggage> {
+async function prepareLuggage(
+  file: Luggage,
+  digests: Digests,
+  onBytes: (count: number) => void,
+): Promise<PreparedLuggage> {
   const where = LUGGAGE_PREFIX + file.name;
   const hasher = digests.sha256();
   const scanner = new TextScanner();
@@ -368,23 +473,19 @@ async function prepareLuggage(file: Luggage, digests: Digests): Promise<Prepared
   let sampled = 0;
   let crc = 0;
   let size = 0;
-  const reader = file.open().getReader();
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      hasher.update(value);
-      crc = digests.crc32(value, crc);
-      scanner.push(value);
-      size += value.length;
-      if (sampled < SMALL_LUGGAGE) {
-        const piece = value.subarray(0, SMALL_LUGGAGE - sampled);
-        sample.push(piece.slice());
-        sampled += piece.length;
-      }
+  // Each chunk is looked at once (hash, CRC, scan, a copy of the sample): it may be read into
+  // a buffer used again for the next one.
+  for await (const value of borrowChunks(file.open(), file.size)) {
+    hasher.update(value);
+    crc = digests.crc32(value, crc);
+    scanner.push(value);
+    size += value.length;
+    onBytes(value.length);
+    if (sampled < SMALL_LUGGAGE) {
+      const piece = value.subarray(0, SMALL_LUGGAGE - sampled);
+      sample.push(piece.slice());
+      sampled += piece.length;
     }
-  } finally {
-    reader.releaseLock();
   }
   if (size !== file.size) {
     throw new TypeError(

@@ -55,7 +55,6 @@ export interface ScanResult {
 // ---------------------------------------------------------------------------------------------
 // Zero-width characters
 
-const ZERO_WIDTH_TEST = /[\u00AD\u200B-\u200D\u2060\uFEFF]/;
 const ZERO_WIDTH_ALL = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
 
 function isZeroWidth(code: number): boolean {
@@ -63,8 +62,18 @@ function isZeroWidth(code: number): boolean {
     code === 0xfeff;
 }
 
+/**
+ * Whether `text` holds a zero-width character. One `indexOf` per character: far faster than
+ * a regex over a long text, and instant for the characters a one-byte string cannot hold.
+ */
+function hasZeroWidth(text: string): boolean {
+  return text.indexOf("\u00ad") !== -1 || text.indexOf("\u200b") !== -1 ||
+    text.indexOf("\u200c") !== -1 || text.indexOf("\u200d") !== -1 ||
+    text.indexOf("\u2060") !== -1 || text.indexOf("\ufeff") !== -1;
+}
+
 function stripZeroWidth(text: string): string {
-  return ZERO_WIDTH_TEST.test(text) ? text.replace(ZERO_WIDTH_ALL, "") : text;
+  return hasZeroWidth(text) ? text.replace(ZERO_WIDTH_ALL, "") : text;
 }
 
 /** Maps an offset in `stripZeroWidth(original)` back to an offset in `original`. */
@@ -919,6 +928,116 @@ function zeroWidthUtf8Length(bytes: Uint8Array, at: number): number {
 }
 
 /**
+ * Every credential detector needs a run of at least this many consecutive characters of
+ * `[A-Za-z0-9+/_-]` (zero-width characters aside): the body of the token. A detector added to
+ * `CREDENTIAL_DETECTORS` must keep to this, because the streaming scanner skips binary data
+ * that holds no such run without decoding or matching it.
+ */
+const MIN_TOKEN_RUN = 16;
+
+/**
+ * 1 for a byte that can lie inside a token run of a binary file: a token character, or a byte
+ * of a UTF-8 zero-width character (which the scanner strips, so it does not break a run).
+ */
+const RUN_BYTE: Uint8Array = (() => {
+  const table = new Uint8Array(256);
+  const token = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-";
+  for (let i = 0; i < token.length; i++) table[token.charCodeAt(i)] = 1;
+  for (const byte of [0xc2, 0xad, 0xe2, 0x80, 0x81, 0x8b, 0x8c, 0x8d, 0xa0, 0xef, 0xbb, 0xbf]) {
+    table[byte] = 1;
+  }
+  return table;
+})();
+
+/** 1 for a pair of bytes (read as one 16-bit unit, either byte order) that are both {@linkcode RUN_BYTE}s. */
+const RUN_PAIR: Uint8Array = (() => {
+  const table = new Uint8Array(65536);
+  for (let v = 0; v < 65536; v++) table[v] = RUN_BYTE[v & 0xff]! & RUN_BYTE[v >>> 8]!;
+  return table;
+})();
+
+/**
+ * Whether `bytes` hold a run of {@linkcode MIN_TOKEN_RUN} or more {@linkcode RUN_BYTE}s, the
+ * first `carried` of which came at the end of the bytes before.
+ *
+ * A run of 16 covers four bytes starting at every twelfth position, so only those quads are
+ * read (as two 16-bit units, against a table of pairs): where they are not all run bytes, which
+ * is nearly everywhere in data without tokens, nothing else is looked at.
+ */
+function hasTokenRun(bytes: Uint8Array, carried: number): boolean {
+  const n = bytes.length;
+  let lead = 0;
+  while (lead < n && RUN_BYTE[bytes[lead]!] === 1) {
+    if (carried + ++lead >= MIN_TOKEN_RUN) return true;
+  }
+  if (n < MIN_TOKEN_RUN) return false;
+  if (trailingRun(bytes) >= MIN_TOKEN_RUN) return true;
+  // Any other run lies inside the 16-bit units: it covers a quad at off + 12k.
+  const off = bytes.byteOffset & 1;
+  const units = new Uint16Array(bytes.buffer, bytes.byteOffset + off, (n - off) >>> 1);
+  const last = units.length - 1;
+  for (let j = 0; j < last; j += 6) {
+    if ((RUN_PAIR[units[j]!]! & RUN_PAIR[units[j + 1]!]!) === 0) continue;
+    const at = off + 2 * j;
+    let left = at;
+    while (left > 0 && RUN_BYTE[bytes[left - 1]!] === 1) left--;
+    let right = at + 4;
+    while (right < n && RUN_BYTE[bytes[right]!] === 1) right++;
+    if (right - left >= MIN_TOKEN_RUN) return true;
+  }
+  return false;
+}
+
+/** The length of the run of {@linkcode RUN_BYTE}s at the end of `bytes`, up to `MIN_TOKEN_RUN`. */
+function trailingRun(bytes: Uint8Array): number {
+  let run = 0;
+  while (run < MIN_TOKEN_RUN && run < bytes.length) {
+    if (RUN_BYTE[bytes[bytes.length - 1 - run]!] === 0) break;
+    run++;
+  }
+  return run;
+}
+
+/**
+ * Where the text of a binary chunk ends: before a zero-width character cut off by the end of
+ * the chunk (its bytes wait for the next chunk), unless the chunk is the last.
+ */
+function binaryEnd(bytes: Uint8Array, final: boolean): number {
+  const n = bytes.length;
+  if (final) return n;
+  if (n >= 2 && zeroWidthUtf8Length(bytes, n - 2) === -1) return n - 2;
+  if (n >= 1 && zeroWidthUtf8Length(bytes, n - 1) === -1) return n - 1;
+  return n;
+}
+
+/**
+ * A binary chunk's bytes `[from, to)` as the scanner reads them, one character per byte: ASCII
+ * stays, the bytes of a UTF-8 zero-width character become U+00AD (stripped, as in text), any
+ * other byte becomes a boundary. `to` must be {@linkcode binaryEnd} of the chunk. Mapping
+ * starts two bytes early: a zero-width character starts with a byte that never continues one,
+ * so what lies at `from` and after is mapped as if mapping had started at 0.
+ */
+function mapBinary(bytes: Uint8Array, from: number, to: number): Uint8Array {
+  const start = Math.max(0, from - 2);
+  const mapped = new Uint8Array(to - start);
+  for (let i = start; i < to; i++) {
+    const byte = bytes[i]!;
+    if (byte < 0x80) {
+      mapped[i - start] = byte;
+      continue;
+    }
+    const length = zeroWidthUtf8Length(bytes, i);
+    if (length > 0) {
+      mapped.fill(BINARY_ZERO_WIDTH, i - start, i - start + length);
+      i += length - 1;
+    } else {
+      mapped[i - start] = BINARY_BOUNDARY;
+    }
+  }
+  return mapped.subarray(from - start);
+}
+
+/**
  * Streams one luggage file through the detectors of {@linkcode findCredential} and
  * {@linkcode findTranscript} in bounded memory. Each chunk is decoded once and scanned once,
  * together with an overlap window carried from the previous chunk, so a token straddling a
@@ -953,6 +1072,11 @@ export class TextScanner {
   #binary = false;
   /** Binary files: bytes at the end of a chunk that may start a zero-width character. */
   #carry: Uint8Array = new Uint8Array(0);
+  /** Binary files: bytes fed so far, the run of token bytes they end with, and where the last
+   * run long enough to hold a token ended (so the windows that see it are scanned). */
+  #consumed = 0;
+  #runCarry = 0;
+  #longRunEnd = -Infinity;
   #text = true;
   #tail = "";
   #tailBase = 0;
@@ -1050,34 +1174,69 @@ export class TextScanner {
     // Binary: one character per byte. ASCII stays; the bytes of a UTF-8 zero-width character
     // become U+00AD (stripped, as in text); any other byte becomes a boundary.
     let input = bytes;
+    const start = this.#consumed - this.#carry.length;
+    this.#consumed += bytes.length;
     if (this.#carry.length > 0) {
       input = new Uint8Array(this.#carry.length + bytes.length);
       input.set(this.#carry);
       input.set(bytes, this.#carry.length);
       this.#carry = new Uint8Array(0);
     }
-    const mapped = new Uint8Array(input.length);
-    let end = input.length;
-    for (let i = 0; i < input.length; i++) {
-      const byte = input[i]!;
-      if (byte < 0x80) {
-        mapped[i] = byte;
-        continue;
-      }
-      const length = zeroWidthUtf8Length(input, i);
-      if (length === -1 && !final) {
-        end = i;
-        this.#carry = input.slice(i);
-        break;
-      }
-      if (length > 0) {
-        mapped.fill(BINARY_ZERO_WIDTH, i, i + length);
-        i += length - 1;
-      } else {
-        mapped[i] = BINARY_BOUNDARY;
-      }
+    const end = binaryEnd(input, final);
+    const text = input.subarray(0, end);
+    // A credential needs a long run of token bytes: a window (the carried tail and this chunk)
+    // that meets none cannot hold one, so it is not decoded or matched, only kept up with.
+    if (hasTokenRun(text, this.#runCarry)) this.#longRunEnd = start + end;
+    const trailing = trailingRun(text);
+    this.#runCarry = trailing === text.length
+      ? Math.min(this.#runCarry + trailing, MIN_TOKEN_RUN)
+      : trailing;
+    if (start - this.#longRunEnd > this.#overlap + 2 * MIN_TOKEN_RUN) {
+      if (!final) this.#keepUp(input, end);
+      return;
     }
-    this.#scan(decoder.decode(mapped.subarray(0, end)), final);
+    if (end < input.length) this.#carry = input.slice(end);
+    this.#scan(decoder.decode(mapBinary(input, 0, end)), final);
+  }
+
+  /**
+   * Binary, and no token can lie in this window: moves the window on exactly as
+   * {@linkcode #scan} would (the tail, its offset and its line count), without decoding or
+   * matching. The stripped offset is left alone: only the transcript detectors, which binary
+   * files skip, read it.
+   */
+  #keepUp(input: Uint8Array, end: number): void {
+    if (end < input.length) this.#carry = input.slice(end);
+    const tail = this.#tail;
+    const total = tail.length + end;
+    if (total === 0) return;
+    const dropped = total - Math.min(this.#overlap, total);
+    if (dropped > 0) {
+      const fromTail = Math.min(dropped, tail.length);
+      const fromInput = dropped - fromTail;
+      let lines = 0;
+      for (
+        let at = tail.indexOf("\n");
+        at !== -1 && at < fromTail;
+        at = tail.indexOf("\n", at + 1)
+      ) {
+        lines++;
+      }
+      for (
+        let at = input.indexOf(0x0a);
+        at !== -1 && at < fromInput;
+        at = input.indexOf(0x0a, at + 1)
+      ) {
+        lines++;
+      }
+      this.#tailLines += lines;
+      this.#tailBase += dropped;
+      this.#atFileStart = false;
+    }
+    const decoder = this.#decoder!;
+    this.#tail = dropped >= tail.length
+      ? decoder.decode(mapBinary(input, dropped - tail.length, end))
+      : tail.slice(dropped) + decoder.decode(mapBinary(input, 0, end));
   }
 
   #scan(chunkText: string, final: boolean): void {

@@ -27,32 +27,48 @@ import { luggageNameProblem, luggageSetProblem } from "./names.ts";
 import { type ByteSource, bytesSource, chunkedStream, type Luggage } from "./source.ts";
 import { DEFAULT_ZIP_LIMITS, openZip, type ZipEntry, type ZipLimits } from "./zip_reader.ts";
 import { isInstructionKey, type ScanResult, TextScanner } from "./patterns.ts";
+import { type Progress, progressCounter } from "./_progress.ts";
+import { borrowChunks } from "./_chunks.ts";
+import type { Inflater } from "./deflate.ts";
 
 /** Limits on what a reader accepts; each refusal names the limit it hit. */
 export interface ReadLimits extends ZipLimits {
+  /** Largest file, in bytes: checked first, before anything else is read. */
+  maxPackBytes: number;
   /** Largest `data/passport.json` (or flat file) read into memory. */
   maxPassportBytes: number;
   /** Largest tag file read into memory. */
   maxTagFileBytes: number;
   /** Deepest JSON nesting accepted. */
   maxJsonDepth: number;
+  /** Longest JSON object key, in UTF-16 code units. */
+  maxJsonKeyLength: number;
 }
 
 /** The default limits: generous for real work, small enough that a hostile file cannot hurt. */
 export const DEFAULT_READ_LIMITS: ReadLimits = {
   ...DEFAULT_ZIP_LIMITS,
+  maxPackBytes: 64 * 1024 ** 3,
   maxPassportBytes: 64 * 1024 * 1024,
   maxTagFileBytes: 64 * 1024 * 1024,
   maxJsonDepth: 256,
+  maxJsonKeyLength: 1024,
 };
+
+/** The deepest JSON nesting a reader may be allowed: past it, JSON.stringify overflows. */
+const MAX_JSON_DEPTH = 1000;
 
 /** Options for {@linkcode decodePack}. */
 export interface ReadOptions {
   /** Hash implementations (default: portable). */
   digests?: Digests;
+  /** A one-shot decoder for small deflated entries (default: none; all entries stream). */
+  inflater?: Inflater;
   /** Overrides for {@linkcode DEFAULT_READ_LIMITS}. */
   limits?: Partial<ReadLimits>;
 }
+
+export type { Progress } from "./_progress.ts";
 
 /** Something the file does that a conformant writer would not; `fatal` ones cannot be repaired. */
 export interface Deviation {
@@ -148,8 +164,20 @@ export async function decodePack(
   const source = input instanceof Uint8Array ? bytesSource(input) : input;
   const limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
   const digests = options.digests ?? portableDigests;
+  if (!(limits.maxJsonDepth <= MAX_JSON_DEPTH)) {
+    throw new RangeError(
+      `Cannot read taskpack: maxJsonDepth cannot be raised past ${MAX_JSON_DEPTH} (deeper values overflow the stack of JSON.stringify)`,
+    );
+  }
+  if (source.size > limits.maxPackBytes) {
+    throw new TaskPackReadError(
+      "limit",
+      "",
+      `the file is ${source.size} bytes, over the limit of ${limits.maxPackBytes} (raise maxPackBytes)`,
+    );
+  }
   const encoding = detectEncoding(await source.read(0, Math.min(source.size, 64)));
-  if (encoding === "bag") return await decodeBag(source, limits, digests);
+  if (encoding === "bag") return await decodeBag(source, limits, digests, options.inflater);
   if (encoding === "json") return await decodeJson(source, limits, digests);
   throw new TaskPackReadError(
     "not-a-pack",
@@ -162,8 +190,13 @@ async function decodeBag(
   source: ByteSource,
   limits: ReadLimits,
   digests: Digests,
+  inflater?: Inflater,
 ): Promise<DecodedPack> {
-  const zip = await openZip(source, { limits, digests });
+  const zip = await openZip(source, {
+    limits,
+    digests,
+    ...(inflater ? { inflater } : {}),
+  });
   const deviations: Deviation[] = [];
   const fatal = (where: string, detail: string, code: ReadErrorCode = "bag-structure") =>
     deviations.push({ check: "C1", where, detail, fatal: true, code });
@@ -184,6 +217,23 @@ async function decodeBag(
   }
   const clash = luggageSetProblem(luggageEntries.map((e) => e.name.slice(LUGGAGE_PREFIX.length)));
   if (clash) fatal(LUGGAGE_PREFIX + clash.name, clash.problem, "zip-duplicate-name");
+
+  // Sizes come from the central directory: refuse before reading anything.
+  for (
+    const [name, limit, key] of [
+      [PASSPORT_PATH, limits.maxPassportBytes, "maxPassportBytes"],
+      ...TAG_FILES.map((tag) => [tag, limits.maxTagFileBytes, "maxTagFileBytes"] as const),
+    ] as const
+  ) {
+    const size = byName.get(name)?.size ?? 0;
+    if (size > limit) {
+      throw new TaskPackReadError(
+        "limit",
+        name,
+        `the entry is ${size} bytes, over the limit of ${limit} (raise ${key})`,
+      );
+    }
+  }
 
   const tagFiles: Record<string, Uint8Array> = {};
   for (const name of TAG_FILES) {
@@ -348,7 +398,11 @@ async function decodeJson(
     bytes = bytes.subarray(3);
   }
   const text = decodeText(bytes, "(file)");
-  const raw = parseJsonStrict(text, { maxDepth: limits.maxJsonDepth, where: "(file)" });
+  const raw = parseJsonStrict(text, {
+    maxDepth: limits.maxJsonDepth,
+    maxKeyLength: limits.maxJsonKeyLength,
+    where: "(file)",
+  });
   if (!isPlainObject(raw)) {
     throw new TaskPackReadError("wrong-type", "(file)", "the JSON file is not an object");
   }
@@ -542,7 +596,11 @@ function parseObject(
   where: string,
   limits: ReadLimits,
 ): Record<string, unknown> {
-  const value = parseJsonStrict(decodeText(bytes, where), { maxDepth: limits.maxJsonDepth, where });
+  const value = parseJsonStrict(decodeText(bytes, where), {
+    maxDepth: limits.maxJsonDepth,
+    maxKeyLength: limits.maxJsonKeyLength,
+    where,
+  });
   if (!isPlainObject(value)) {
     throw new TaskPackReadError("wrong-type", where, "the pack object is not a JSON object");
   }
@@ -607,21 +665,21 @@ export interface LuggageAudit {
  */
 export async function auditLuggage(
   decoded: DecodedPack,
-  options: { digests?: Digests } = {},
+  options: { digests?: Digests; onProgress?: (progress: Progress) => void } = {},
 ): Promise<LuggageAudit[]> {
   const digests = options.digests ?? portableDigests;
+  const progress = progressCounter(options.onProgress, decoded.luggage);
   const audits: LuggageAudit[] = [];
   for (const file of decoded.luggage) {
     const where = LUGGAGE_PREFIX + file.name;
     const hasher = digests.sha256();
     const scanner = new TextScanner();
     try {
-      const reader = file.open().getReader();
-      while (true) {
-        const { done, value } = await reader.read();
-        if (done) break;
+      // Each chunk is looked at once: it may be read into a buffer used again for the next.
+      for await (const value of borrowChunks(file.open(), file.size)) {
         hasher.update(value);
         scanner.push(value);
+        progress.bytes(value.length);
       }
       const sha256 = hasher.digestHex();
       const { finding } = scanner.finish();
@@ -637,6 +695,7 @@ export async function auditLuggage(
       );
       audits.push({ name: file.name, sha256: null, finding: null, error });
     }
+    progress.file();
   }
   return audits;
 }

@@ -28,6 +28,39 @@ export interface Problem {
 }
 
 /**
+ * Lists the luggage whose name looks like a credential (§4.1: a name travels with the luggage,
+ * and a bag's manifest carries it). Each problem names the file by its position, never by its
+ * name, which is the secret.
+ *
+ * @param names The luggage names, in pack order.
+ * @returns One `credential` problem per such name.
+ *
+ * @example Usage
+ * ```ts
+ * import { luggageNameProblems } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const token = ["gh", "p_"].join("") + "a1B2".repeat(9);
+ * assert.deepEqual(luggageNameProblems(["brief.txt", `keys/${token}`]).map((p) => p.where), [
+ *   "luggage[1] (name)",
+ * ]);
+ * ```
+ */
+export function luggageNameProblems(names: readonly string[]): Problem[] {
+  const problems: Problem[] = [];
+  names.forEach((name, index) => {
+    if (findCredential(name)) {
+      problems.push({
+        rule: "credential",
+        where: `luggage[${index}] (name)`,
+        detail: "the luggage name looks like a credential",
+      });
+    }
+  });
+  return problems;
+}
+
+/**
  * Lists every rule a pack object breaks. Scans every key and string at any depth; asks are
  * checked for `accept` and `what`.
  *

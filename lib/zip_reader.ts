@@ -23,6 +23,7 @@
 import { TaskPackReadError } from "./errors.ts";
 import type { ByteSource } from "./source.ts";
 import { type Digests, portableDigests } from "./digests.ts";
+import type { Inflater } from "./deflate.ts";
 import { readAllBytes } from "./_bytes.ts";
 
 /** Limits an archive must keep within; each is checked before any entry is inflated. */
@@ -109,6 +110,12 @@ export interface OpenZipOptions {
    * @default {portableDigests}
    */
   digests?: Digests;
+  /**
+   * A one-shot decoder for small deflated entries (up to 256 KiB compressed and 4 MiB
+   * inflated); without one, every entry streams through `DecompressionStream`. Either way the
+   * size and CRC-32 are checked, and the DEFLATE data must end where the entry does.
+   */
+  inflater?: Inflater;
 }
 
 // Signatures (APPNOTE 4.3.7, 4.3.9.3, 4.3.12, 4.3.14, 4.3.15, 4.3.16).
@@ -157,7 +164,14 @@ const BODY_READ = 1 << 20;
 const DEFLATE_MAX_RATIO = 1032;
 /** Inflated bytes tolerated past the declared size before the inflater is stopped. */
 const INFLATE_SLACK = 1 << 20;
-const INFLATE_MAX_INPUT = 1 << 16;
+/**
+ * Compressed bytes handed to the inflater at a time. The platform's inflater turns each piece
+ * into one output buffer, so a piece bounds what one step allocates: 1 KiB inflates to at most
+ * about 1 MiB. (64 KiB pieces let a deflate bomb allocate 64 MiB per step, faster than the
+ * collector frees it: RSS grew past 2 GiB while inflating 3 GiB of zeros.) Smaller pieces cost
+ * no measurable throughput.
+ */
+const INFLATE_MAX_INPUT = 1 << 10;
 const INFLATE_MIN_INPUT = 1 << 10;
 /** The ratio limit applies above this inflated size. */
 const RATIO_FLOOR = 1 << 20;
@@ -240,7 +254,7 @@ export async function openZip(
   return {
     entries,
     open(entry: ZipEntry): ReadableStream<Uint8Array> {
-      return openBody(source, recordOf(records, entry), digests);
+      return openBody(source, recordOf(records, entry), digests, options.inflater);
     },
     async read(entry: ZipEntry, maxBytes: number): Promise<Uint8Array> {
       const record = recordOf(records, entry);
@@ -251,7 +265,7 @@ export async function openZip(
           `entry size ${entry.size} is over the limit of ${maxBytes} bytes for this read`,
         );
       }
-      return await readAllBytes(openBody(source, record, digests), maxBytes);
+      return await readAllBytes(openBody(source, record, digests, options.inflater), maxBytes);
     },
   };
 }
@@ -1001,12 +1015,135 @@ function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** Streams one entry's body, inflating and verifying it. */
-function openBody(
-  source: ByteSource,
+/**
+ * A source that can also read into a buffer the caller gives (a file): an optional capability
+ * the reader uses for stored entries, so that a reader bringing its own buffer (BYOB) gets the
+ * bytes straight into it.
+ */
+interface ReadIntoSource extends ByteSource {
+  /** Reads `target.length` bytes at `offset` into `target`. */
+  readInto(offset: number, target: Uint8Array): Promise<void>;
+}
+
+function canReadInto(source: ByteSource): source is ReadIntoSource {
+  return typeof (source as Partial<ReadIntoSource>).readInto === "function";
+}
+
+/**
+ * A stored entry's body as a byte stream: read in BODY_READ pieces, into the reader's own
+ * buffer when it brings one, its size and CRC-32 checked at the end.
+ */
+function storedBody(
+  source: ReadIntoSource,
   record: EntryRecord,
   digests: Digests,
 ): ReadableStream<Uint8Array> {
   const { entry, where } = record;
+  const end = record.dataOffset + entry.size;
+  let position = record.dataOffset;
+  let crc = 0;
+  return new ReadableStream({
+    type: "bytes",
+    async pull(controller: ReadableByteStreamController) {
+      const request = controller.byobRequest;
+      if (position >= end) {
+        if (crc !== entry.crc32) {
+          throw new TaskPackReadError(
+            "zip-crc",
+            where,
+            "the CRC-32 does not match the entry's data",
+          );
+        }
+        controller.close();
+        request?.respond(0);
+        return;
+      }
+      const length = Math.min(BODY_READ, end - position, request?.view?.byteLength ?? BODY_READ);
+      const target = request?.view
+        ? new Uint8Array(request.view.buffer, request.view.byteOffset, length)
+        : new Uint8Array(length);
+      await source.readInto(position, target);
+      position += length;
+      crc = digests.crc32(target, crc);
+      if (request?.view) request.respond(length);
+      else controller.enqueue(target);
+    },
+  }) as ReadableStream<Uint8Array>;
+}
+
+/** Deflated entries within these sizes may be inflated in one call by an {@linkcode Inflater}. */
+const ONE_SHOT_COMPRESSED = 256 * 1024;
+const ONE_SHOT_SIZE = 4 << 20;
+
+/** Inflates a small entry in one call, checking its end, size and CRC-32 as streaming does. */
+function inflateOnce(
+  source: ByteSource,
+  record: EntryRecord,
+  digests: Digests,
+  inflater: Inflater,
+): ReadableStream<Uint8Array> {
+  const { entry, where } = record;
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (done) return controller.close();
+      done = true;
+      let data: Uint8Array;
+      try {
+        data = await readExact(source, record.dataOffset, entry.compressedSize);
+      } catch (error) {
+        throw error instanceof SourceFailure ? error.error : error;
+      }
+      const result = inflater.inflate(data, entry.size);
+      if ("problem" in result) {
+        if (result.problem === "trailing") throw deflateTrailing(where);
+        if (result.problem === "too-large") {
+          throw new TaskPackReadError(
+            "zip-size",
+            where,
+            `the entry inflates to more than the ${entry.size} bytes it declares`,
+          );
+        }
+        throw deflateCorrupt(where);
+      }
+      const bytes = result.bytes;
+      if (bytes.length > entry.size) {
+        throw new TaskPackReadError(
+          "zip-size",
+          where,
+          `the entry inflates to more than the ${entry.size} bytes it declares`,
+        );
+      }
+      if (bytes.length !== entry.size) {
+        throw new TaskPackReadError(
+          "zip-size",
+          where,
+          `the entry holds ${bytes.length} bytes but declares ${entry.size}`,
+        );
+      }
+      if (digests.crc32(bytes, 0) !== entry.crc32) {
+        throw new TaskPackReadError("zip-crc", where, "the CRC-32 does not match the entry's data");
+      }
+      if (bytes.length > 0) controller.enqueue(bytes);
+      else controller.close();
+    },
+  }, { highWaterMark: 0 });
+}
+
+function openBody(
+  source: ByteSource,
+  record: EntryRecord,
+  digests: Digests,
+  inflater?: Inflater,
+): ReadableStream<Uint8Array> {
+  const { entry, where } = record;
+  if (
+    inflater && entry.method === 8 && entry.compressedSize <= ONE_SHOT_COMPRESSED &&
+    entry.size <= ONE_SHOT_SIZE
+  ) {
+    return inflateOnce(source, record, digests, inflater);
+  }
+  if (entry.method === 0 && canReadInto(source)) return storedBody(source, record, digests);
   const start = record.dataOffset;
   const end = start + entry.compressedSize;
   let produced = 0;
@@ -1061,14 +1198,9 @@ function openBody(
     if (sourceError !== null) throw sourceError.error;
     if (error instanceof TaskPackReadError) throw error;
     const detail = error instanceof Error ? error.message : String(error);
-    if (/whole buffer|trailing|junk/i.test(detail)) {
-      throw new TaskPackReadError(
-        "zip-size",
-        where,
-        "the compressed data continues past the end of the deflate stream",
-      );
-    }
-    throw new TaskPackReadError("zip-crc", where, `the deflate data is corrupt (${detail})`);
+    if (/whole buffer|trailing|junk/i.test(detail)) throw deflateTrailing(where);
+    // The platform's own wording differs between runtimes; the report must not.
+    throw deflateCorrupt(where);
   };
 
   return new ReadableStream<Uint8Array>({
@@ -1082,6 +1214,7 @@ function openBody(
       }
       if (result.done) {
         finished = true;
+        if (entry.method === 8) await checkDeflateEnd(source, start, end, where);
         if (produced !== entry.size) {
           throw new TaskPackReadError(
             "zip-size",
@@ -1118,4 +1251,123 @@ function openBody(
       return reader.cancel(reason).catch(() => {});
     },
   }, { highWaterMark: 0 });
+}
+
+function deflateTrailing(where: string): TaskPackReadError {
+  return new TaskPackReadError(
+    "zip-size",
+    where,
+    "the compressed data continues past the end of the deflate stream",
+  );
+}
+
+function deflateCorrupt(where: string): TaskPackReadError {
+  return new TaskPackReadError("zip-crc", where, "the deflate data is corrupt");
+}
+
+/** How this platform's `DecompressionStream` departs from a strict raw DEFLATE reader. */
+interface InflateQuirks {
+  /** Bytes after the end of the stream are ignored (Node 20), not an error. */
+  ignoresTrailing: boolean;
+  /** A stream cut short of its end is accepted (Deno), not an error. */
+  acceptsUnfinished: boolean;
+  /** The platform's error message for bytes after the end, when it has one. */
+  trailingMessage: string | null;
+}
+
+/** "hello" as raw DEFLATE (one final block, fixed Huffman codes): its last byte ends it. */
+const HELLO_DEFLATED = new Uint8Array([0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00]);
+
+let quirks: Promise<InflateQuirks> | null = null;
+
+/** Tries the platform once: how it treats trailing bytes and a stream cut short. */
+function inflateQuirks(): Promise<InflateQuirks> {
+  quirks ??= (async () => {
+    const complete = await inflateOutcome(rangeStream([HELLO_DEFLATED]));
+    if (complete !== null) {
+      return { ignoresTrailing: false, acceptsUnfinished: false, trailingMessage: null };
+    }
+    const trailing = await inflateOutcome(rangeStream([HELLO_DEFLATED, new Uint8Array(1)]));
+    const unfinished = await inflateOutcome(rangeStream([HELLO_DEFLATED.subarray(0, 6)]));
+    return {
+      ignoresTrailing: trailing === null,
+      acceptsUnfinished: unfinished === null,
+      trailingMessage: trailing,
+    };
+  })();
+  return quirks;
+}
+
+/** Inflates a stream to nowhere: null when it inflates cleanly, else the error's message. */
+async function inflateOutcome(input: ReadableStream<Uint8Array>): Promise<string | null> {
+  try {
+    const reader = input
+      .pipeThrough(
+        new DecompressionStream("deflate-raw") as TransformStream<Uint8Array, Uint8Array>,
+      )
+      .getReader();
+    while (!(await reader.read()).done) { /* discard */ }
+    return null;
+  } catch (error) {
+    if (error instanceof SourceFailure || error instanceof TaskPackReadError) throw error;
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * A stream over a range of a source (read in BODY_READ pieces, handed on in INFLATE_MIN_INPUT
+ * ones, so that no single write can inflate to much), then over byte arrays.
+ */
+function rangeStream(
+  parts: Uint8Array[],
+  source?: ByteSource,
+  start = 0,
+  end = 0,
+): ReadableStream<Uint8Array> {
+  let position = start;
+  let buffer: Uint8Array = new Uint8Array(0);
+  let offset = 0;
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (offset >= buffer.length && source && position < end) {
+        const length = Math.min(BODY_READ, end - position);
+        buffer = await readExact(source, position, length);
+        offset = 0;
+        position += length;
+      }
+      if (offset < buffer.length) {
+        controller.enqueue(buffer.subarray(offset, offset + INFLATE_MIN_INPUT));
+        offset += INFLATE_MIN_INPUT;
+      } else if (next < parts.length) controller.enqueue(parts[next++]!);
+      else controller.close();
+    },
+  }, { highWaterMark: 0 });
+}
+
+/**
+ * Makes an entry's DEFLATE data end exactly where its compressed size says, with the same
+ * verdict on every runtime. Strict platforms (Bun, browsers) refuse both faults while
+ * inflating; where the platform is lenient, this runs a second pass once the data inflated
+ * (before the size and CRC are compared, as a strict inflater would have failed first). Node 20
+ * ignores bytes after the end: then the data less its last byte must not inflate. Deno accepts
+ * a stream cut short: then the data plus one byte must fail exactly as trailing bytes do. A
+ * platform lenient both ways cannot be checked by trying, and is not.
+ */
+async function checkDeflateEnd(
+  source: ByteSource,
+  start: number,
+  end: number,
+  where: string,
+): Promise<void> {
+  const platform = await inflateQuirks();
+  if (platform.ignoresTrailing && !platform.acceptsUnfinished && end > start) {
+    if (await inflateOutcome(rangeStream([], source, start, end - 1)) === null) {
+      throw deflateTrailing(where);
+    }
+  }
+  if (platform.acceptsUnfinished && platform.trailingMessage !== null) {
+    const outcome = await inflateOutcome(rangeStream([new Uint8Array(1)], source, start, end));
+    if (outcome !== platform.trailingMessage) throw deflateCorrupt(where);
+  }
 }

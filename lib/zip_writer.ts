@@ -24,8 +24,9 @@
  */
 import { type Digests, portableDigests } from "./digests.ts";
 import { DEFAULT_ZIP_LIMITS, zipNameClash, zipNameProblem } from "./zip_reader.ts";
-import { deflateRaw, deflateRawStream } from "./deflate.ts";
+import { type Deflater, platformDeflater } from "./deflate.ts";
 import { readAllBytes } from "./_bytes.ts";
+import { borrowChunks } from "./_chunks.ts";
 
 /** An entry whose bytes are in memory: the writer computes its CRC and picks stored or deflated. */
 export interface ZipMemoryEntry {
@@ -33,6 +34,11 @@ export interface ZipMemoryEntry {
   readonly name: string;
   /** The whole content. */
   readonly bytes: Uint8Array;
+  /**
+   * The raw DEFLATE of `bytes`, when it is already under way (made by the same deflater, so
+   * that the archive is the same as if the writer had made it). Kept only when smaller.
+   */
+  readonly deflated?: Promise<Uint8Array>;
 }
 
 /**
@@ -65,6 +71,17 @@ export interface WriteZipOptions {
    * @default {portableDigests}
    */
   digests?: Digests;
+  /**
+   * DEFLATE implementation (the output is reproducible for a given deflater).
+   *
+   * @default {platformDeflater}
+   */
+  deflater?: Deflater;
+  /**
+   * Told, as the archive is written, of content bytes of entry `index` passed on (`bytes`), and
+   * when that entry is done.
+   */
+  onProgress?: (index: number, bytes: number, done: boolean) => void;
   /**
    * For tests: write every ZIP64 structure (extra fields with sizes and offsets, the ZIP64
    * end of central directory record and locator) even when nothing needs them.
@@ -139,13 +156,7 @@ export function writeZip(
   entries: AsyncIterable<ZipWriteEntry> | Iterable<ZipWriteEntry>,
   options: WriteZipOptions,
 ): ReadableStream<Uint8Array> {
-  const { date, time } = dosDateTime(options.modified);
-  const iterator = produce(entries, {
-    date,
-    time,
-    digests: options.digests ?? portableDigests,
-    forceZip64: options.forceZip64 === true,
-  });
+  const iterator = produce(entries, settingsOf(options, false));
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await iterator.next();
@@ -156,6 +167,52 @@ export function writeZip(
       await iterator.return(undefined);
     },
   }, { highWaterMark: 0 });
+}
+
+/**
+ * Writes a ZIP archive into `sink`, chunk by chunk: the same bytes as {@linkcode writeZip}. A
+ * chunk is only valid during the call that hands it over (the sink must use or copy it before
+ * returning), which lets stored entries pass from their source to the sink through one reused
+ * buffer, without a fresh allocation per chunk.
+ *
+ * @param entries The entries, in archive order.
+ * @param sink Receives the archive's bytes, in order; awaited before the next chunk.
+ * @param options The timestamp and CRC-32 implementation.
+ * @throws {RangeError} When `options.modified` is not a date between 1980 and 2107.
+ * @throws {TypeError} As {@linkcode writeZip}'s stream errors.
+ *
+ * @example Usage
+ * ```ts
+ * import { writeZip, writeZipTo, zipToBytes } from "./zip_writer.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const modified = new Date(Date.UTC(2026, 4, 1, 12, 0, 0));
+ * const entries = [{ name: "a.txt", bytes: new TextEncoder().encode("hello") }];
+ * const parts: Uint8Array<ArrayBuffer>[] = [];
+ * await writeZipTo(entries, (chunk) => void parts.push(chunk.slice()), { modified });
+ * const whole = new Uint8Array(await new Blob(parts).arrayBuffer());
+ * assert.deepEqual(whole, await zipToBytes(writeZip(entries, { modified })));
+ * ```
+ */
+export async function writeZipTo(
+  entries: AsyncIterable<ZipWriteEntry> | Iterable<ZipWriteEntry>,
+  sink: (chunk: Uint8Array) => void | Promise<void>,
+  options: WriteZipOptions,
+): Promise<void> {
+  for await (const chunk of produce(entries, settingsOf(options, true))) await sink(chunk);
+}
+
+function settingsOf(options: WriteZipOptions, borrow: boolean): Settings {
+  const { date, time } = dosDateTime(options.modified);
+  return {
+    date,
+    time,
+    digests: options.digests ?? portableDigests,
+    deflater: options.deflater ?? platformDeflater,
+    onProgress: options.onProgress ?? null,
+    forceZip64: options.forceZip64 === true,
+    borrow,
+  };
 }
 
 /**
@@ -182,8 +239,20 @@ interface Settings {
   date: number;
   time: number;
   digests: Digests;
+  deflater: Deflater;
+  onProgress: ((index: number, bytes: number, done: boolean) => void) | null;
   forceZip64: boolean;
+  /**
+   * The consumer uses each chunk before asking for the next (`writeZipTo`): stored entries may
+   * then be read into one reused buffer and handed on as they are.
+   */
+  borrow: boolean;
 }
+
+/** In-memory entries deflated ahead of the one being written: at most this many... */
+const AHEAD_ENTRIES = 32;
+/** ...and at most this many bytes. */
+const AHEAD_BYTES = 4 << 20;
 
 /** What the central directory needs to know about a written entry. */
 interface Written {
@@ -223,7 +292,8 @@ class Output {
   /** Bytes written so far (gathered or not). */
   offset = 0;
 
-  *write(bytes: Uint8Array): Generator<Uint8Array> {
+  /** Hands on `bytes`; `borrowed` ones are copied if they are kept for later. */
+  *write(bytes: Uint8Array, borrowed = false): Generator<Uint8Array> {
     this.offset += bytes.length;
     if (bytes.length >= SMALL) {
       yield* this.flush();
@@ -231,7 +301,7 @@ class Output {
       return;
     }
     if (bytes.length === 0) return;
-    this.#parts.push(bytes);
+    this.#parts.push(borrowed ? bytes.slice() : bytes);
     this.#length += bytes.length;
     if (this.#length >= GATHER) yield* this.flush();
   }
@@ -279,7 +349,35 @@ async function* produce(
   const out = new Output();
   const written: Written[] = [];
   const names: string[] = [];
+  // With the entries in hand, in-memory ones are deflated a few ahead (a deflater with more
+  // than one core works on several at once); each is still written in order.
+  const list = Array.isArray(entries) ? entries as readonly ZipWriteEntry[] : null;
+  const ahead = new Map<number, Promise<Uint8Array>>();
+  let aheadUpTo = 0;
+  const deflateEntry = (entry: ZipMemoryEntry): Promise<Uint8Array> => {
+    const started = entry.deflated ?? settings.deflater.deflate(entry.bytes);
+    started.catch(() => {}); // awaited when its entry is written
+    return started;
+  };
+  const deflateAhead = (from: number) => {
+    if (list === null) return;
+    aheadUpTo = Math.max(aheadUpTo, from);
+    let bytes = 0;
+    for (const promise of ahead.keys()) bytes += (list[promise] as ZipMemoryEntry).bytes.length;
+    while (
+      aheadUpTo < list.length && aheadUpTo < from + AHEAD_ENTRIES && bytes < AHEAD_BYTES
+    ) {
+      const next = list[aheadUpTo];
+      if (next && "bytes" in next && next.bytes instanceof Uint8Array && next.bytes.length > 0) {
+        ahead.set(aheadUpTo, deflateEntry(next));
+        bytes += next.bytes.length;
+      }
+      aheadUpTo++;
+    }
+  };
+  let index = -1;
   for await (const entry of entries) {
+    index++;
     const nameBytes = checkName(entry?.name);
     names.push(entry.name);
     const offset = out.offset;
@@ -294,7 +392,13 @@ async function* produce(
         );
       }
       const crc = settings.digests.crc32(bytes, 0);
-      const deflated = bytes.length > 0 ? await deflateRaw(bytes) : bytes;
+      let pending = ahead.get(index);
+      ahead.delete(index);
+      if (bytes.length > 0) {
+        deflateAhead(index + 1);
+        pending ??= deflateEntry(entry);
+      }
+      const deflated = pending ? await pending : bytes;
       const useDeflate = deflated.length < bytes.length;
       const data = useDeflate ? deflated : bytes;
       const item: Written = {
@@ -310,6 +414,7 @@ async function* produce(
       yield* out.write(localHeader(item, settings));
       yield* out.write(data);
       written.push(item);
+      settings.onProgress?.(index, bytes.length, true);
       continue;
     }
 
@@ -345,11 +450,26 @@ async function* produce(
     // Count and CRC the content as it passes, refusing the moment it outgrows its declaration.
     let seen = 0;
     let crc = 0;
+    if (!compress && settings.borrow) {
+      // Stored, for a consumer that is done with each chunk before the next: one reused buffer.
+      for await (const chunk of borrowChunks(entry.open(), size)) {
+        seen += chunk.length;
+        if (seen > size) throw changed(name);
+        crc = settings.digests.crc32(chunk, crc);
+        settings.onProgress?.(index, chunk.length, false);
+        yield* out.write(chunk, true);
+      }
+      if (seen !== size || crc !== declaredCrc) throw changed(name);
+      written.push(item);
+      settings.onProgress?.(index, 0, true);
+      continue;
+    }
     const check = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         seen += chunk.length;
         if (seen > size) throw changed(name);
         crc = settings.digests.crc32(chunk, crc);
+        settings.onProgress?.(index, chunk.length, false);
         controller.enqueue(chunk);
       },
       flush() {
@@ -357,7 +477,8 @@ async function* produce(
       },
     });
     const content = entry.open().pipeThrough(check);
-    const reader = (compress ? content.pipeThrough(deflateRawStream()) : content).getReader();
+    const reader = (compress ? content.pipeThrough(settings.deflater.deflateStream()) : content)
+      .getReader();
     let emitted = 0;
     let done = false;
     try {
@@ -382,6 +503,7 @@ async function* produce(
       yield* out.write(dataDescriptor(item));
     }
     written.push(item);
+    settings.onProgress?.(index, 0, true);
   }
 
   const clash = zipNameClash(names);
