@@ -10,17 +10,71 @@ import process from "node:process";
 import { formatPackedAt } from "../lib/pack.ts";
 import { mintPassportId } from "../lib/lineage.ts";
 import type { PassportStore } from "../lib/store.ts";
-import { FolderStore, resolveStoreDir } from "../shell/folder_store.ts";
+import { defaultStoreDir, FolderStore, resolveStoreDir } from "../shell/folder_store.ts";
+import { dirname, join } from "node:path";
+import { portableDigests, sha256Hex } from "../lib/digests.ts";
+import { KvStore, kvUnavailable } from "../shell/kv_store.ts";
+import { defaultTokenDir, HttpStore } from "../shell/http_store.ts";
 
 /** The store named by `--store`, else `TASKPACK_STORE`, else the per-user default. */
 export function storeDir(flag: string | undefined): string {
   return resolveStoreDir(flag, process.env, homedir(), process.platform);
 }
 
-/** Opens the store named by `--store`, else `TASKPACK_STORE`, else the per-user default. */
-export function openStore(flag: string | undefined): { store: PassportStore; dir: string } {
-  const dir = storeDir(flag);
-  return { store: new FolderStore(dir), dir };
+/**
+ * Opens the store named by `--store`, else `TASKPACK_STORE`, else the per-user default:
+ * `kv:<path-or-url>` is Deno KV, `http://` or `https://` a home, anything else a folder. `dir` is
+ * where landed luggage goes: the folder itself, or for the others a folder of their own under
+ * the per-user data folder (`.../taskpack/luggage/<store>`). `name` is the store as given.
+ */
+export function openStore(
+  flag: string | undefined,
+): { store: PassportStore; dir: string; name: string } {
+  const name = storeDir(flag);
+  if (/^(kv:|https?:\/\/)/i.test(name)) {
+    return { store: openOtherStore(name), dir: luggageDir(name), name };
+  }
+  return { store: new FolderStore(name), dir: name, name };
+}
+
+const kvStores = new Map<string, KvStore>();
+
+function openOtherStore(spec: string): PassportStore {
+  if (/^kv:/i.test(spec)) {
+    const why = kvUnavailable();
+    if (why) throw new Error(why);
+    if (spec.length === 3) throw new Error("kv: needs a path or a URL: --store kv:<path-or-url>");
+    // One connection per database in a process (the MCP server runs many verbs in one).
+    let store = kvStores.get(spec);
+    if (!store) kvStores.set(spec, store = new KvStore(spec.slice(3)));
+    return store;
+  }
+  const actor = actorName(undefined);
+  return new HttpStore(spec, {
+    ...(process.env.TASKPACK_TOKEN ? { token: process.env.TASKPACK_TOKEN } : {}),
+    tokenDir: defaultTokenDir(process.env, homedir(), process.platform),
+    onToken: (id, token, file) =>
+      process.stderr.write(
+        `taskpack: the token for ${id} (shown once, kept in ${file}): ${token}\n` +
+          `taskpack: whoever else works on ${id} needs it (TASKPACK_TOKEN)\n`,
+      ),
+    onClaim: (id, claim) => {
+      if (claim.holder === actor) return;
+      process.stderr.write(
+        `taskpack: note: ${id} is claimed by ${claim.holder} until ${claim.until}; ` +
+          `saved anyway (a claim never blocks a save)\n`,
+      );
+    },
+  });
+}
+
+/** Where luggage landed from a kv: or http(s): store goes: `<data>/taskpack/luggage/<store>`. */
+function luggageDir(spec: string): string {
+  const base = dirname(defaultStoreDir(process.env, homedir(), process.platform));
+  const name = spec.replace(/^[a-z]+:(\/\/)?/i, "").replace(/[^A-Za-z0-9.-]+/g, "_").slice(-40)
+    .replace(/^[._-]+/, "");
+  const hash = sha256Hex(portableDigests, new TextEncoder().encode(spec)).slice(0, 10);
+  return join(base, "luggage", `${name}-${hash}`);
 }
 
 /** This machine's name: `--machine`, else `TASKPACK_MACHINE`, else the host name. */

@@ -82,7 +82,7 @@ export async function runNew(flags: PassportFlags, io: Io): Promise<number> {
 
 /** `list` */
 export async function runList(flags: PassportFlags, io: Io): Promise<number> {
-  const { store, dir } = openStore(flags.store);
+  const { store, name } = openStore(flags.store);
   const listing = await store.list();
   for (const problem of listing.problems) io.err(`skipped ${problem.entry}: ${problem.reason}\n`);
   if (flags.json) {
@@ -100,7 +100,7 @@ export async function runList(flags: PassportFlags, io: Io): Promise<number> {
     );
     return EXIT.ok;
   }
-  if (!listing.passports.length) io.out(`no passports in ${dir}\n`);
+  if (!listing.passports.length) io.out(`no passports in ${name}\n`);
   for (const p of listing.passports) {
     io.out(`${p.id}  v${p.version}  ${p.updated_at}  ${p.title}\n`);
   }
@@ -187,8 +187,13 @@ export async function runAnswer(
 
 /** `doctor`: is the store usable? */
 export async function runDoctor(flags: PassportFlags, io: Io): Promise<number> {
-  const { store, dir } = openStore(flags.store);
-  const report: Record<string, unknown> = { ready: false, store: dir };
+  const { store, dir, name } = openStore(flags.store);
+  // For a kv: or http(s) store, the folder probed is where its landed luggage goes.
+  const report: Record<string, unknown> = {
+    ready: false,
+    store: name,
+    ...(dir === name ? {} : { luggage_dir: dir }),
+  };
   try {
     await mkdir(dir, { recursive: true });
     const probe = join(dir, `.doctor-${process.pid}`);
@@ -206,10 +211,10 @@ export async function runDoctor(flags: PassportFlags, io: Io): Promise<number> {
   }
   if (flags.json) io.out(JSON.stringify(report) + "\n");
   else if (report.ready) {
-    io.out(`store ${dir}: ready, ${String(report.passport_count)} passport(s)\n`);
+    io.out(`store ${name}: ready, ${String(report.passport_count)} passport(s)\n`);
     for (const p of report.problems as { entry: string; reason: string }[]) {
       io.out(`  unreadable ${p.entry}: ${p.reason}\n`);
     }
-  } else io.out(`store ${dir}: NOT usable: ${String(report.error)}\n`);
+  } else io.out(`store ${name}: NOT usable: ${String(report.error)}\n`);
   return report.ready ? EXIT.ok : EXIT.usage;
 }

@@ -49,6 +49,13 @@ export interface PassportStore {
    * writes version `expectedVersion + 1` (the returned state carries it).
    */
   save(state: PassportState, expectedVersion: number): Promise<PassportState>;
+  /**
+   * Saves a passport at the version it carries (a whole number, at least 1), only when the
+   * store holds no passport with that id: how `taskpack migrate` moves passports between stores
+   * without losing versions. Optional; fails with {@linkcode StoreConflictError} when the id
+   * exists.
+   */
+  importState?(state: PassportState): Promise<PassportState>;
 }
 
 /**
@@ -174,6 +181,20 @@ export class MemoryStore implements PassportStore {
       );
     }
     const saved = { ...structuredClone(state), version: expectedVersion + 1 };
+    this.#states.set(state.id, saved);
+    return Promise.resolve(structuredClone(saved));
+  }
+
+  /** Saves a passport at its own version, only when the id is new. */
+  importState(state: PassportState): Promise<PassportState> {
+    const existing = this.#states.get(state.id);
+    if (existing) return Promise.reject(new StoreConflictError(state.id, 0, existing.version));
+    if (!Number.isSafeInteger(state.version) || state.version < 1) {
+      return Promise.reject(
+        new TypeError(`Cannot import ${state.id}: its version must be 1 or more`),
+      );
+    }
+    const saved = structuredClone(state);
     this.#states.set(state.id, saved);
     return Promise.resolve(structuredClone(saved));
   }

@@ -302,6 +302,30 @@ export class FolderStore implements PassportStore {
     });
   }
 
+  /**
+   * Saves a passport at the version it carries, only when the store holds no passport with
+   * that id (how `taskpack migrate` keeps versions).
+   *
+   * @param state The passport; its `version` (a whole number, at least 1) is kept.
+   * @returns The saved state (a copy).
+   * @throws {StoreConflictError} When a passport with that id exists.
+   */
+  async importState(state: PassportState): Promise<PassportState> {
+    const id = checkState(state);
+    if (!Number.isSafeInteger(state.version) || state.version < 1) {
+      throw new TypeError(`Cannot import ${id}: its version must be a whole number of at least 1`);
+    }
+    const saved = structuredClone(state);
+    const text = encode(saved);
+    await mkdir(this.dir, { recursive: true, mode: FOLDER_MODE });
+    return await this.#withLock(id, null, async (token) => {
+      const stored = await this.#read(id);
+      if (stored.kind === "state") throw new StoreConflictError(id, 0, stored.state.version);
+      await this.#commit(id, text, token);
+      return saved;
+    });
+  }
+
   /** Reads and checks one passport file. */
   async #read(id: string): Promise<Stored> {
     const path = join(this.dir, `${id}.json`);
