@@ -1,0 +1,464 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// deno-lint-ignore-file no-explicit-any -- tool results are checked field by field
+// `taskpack mcp` end to end: the SDK's own Client over stdio, spawning `deno run -A cli.ts mcp`.
+// Every step of the A -> B -> A flow goes through tool calls; bad arguments come back as
+// isError results with one sentence; stdout carries JSON-RPC and nothing else.
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { REFERENCE_DIR, REFERENCE_FILES } from "./_helpers.ts";
+
+const CLI = new URL("../cli.ts", import.meta.url).pathname;
+const REFERENCE = new URL("handoff.taskpack", REFERENCE_DIR).pathname;
+
+const TOOLS = {
+  taskpack_list: { readOnlyHint: true, idempotentHint: true },
+  taskpack_open: { readOnlyHint: true, idempotentHint: true },
+  taskpack_conformance: { readOnlyHint: true, idempotentHint: true },
+  taskpack_inspect: { readOnlyHint: true, idempotentHint: true },
+  taskpack_new: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  taskpack_checkpoint: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+  taskpack_pack: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+  taskpack_land: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  taskpack_answer: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+} as const;
+
+/** One machine: a server of its own, on its own store, under its own name. */
+interface Machine {
+  name: string;
+  store: string;
+  client: Client;
+  errors: Error[];
+  stderr: () => string;
+  /** Calls a tool and insists it succeeded; returns its structuredContent. */
+  call(tool: string, args?: Record<string, unknown>): Promise<any>;
+  /** Calls a tool and returns the raw result. */
+  raw(tool: string, args?: Record<string, unknown>): Promise<any>;
+  close(): Promise<void>;
+}
+
+async function machine(
+  cwd: string,
+  name: string,
+  clientOptions: ConstructorParameters<typeof Client>[1] = {},
+  env: Record<string, string> = {},
+): Promise<Machine> {
+  const store = `${cwd}/${name}-store`;
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", CLI, "mcp", "--store", store, "--machine", name, "--actor", name],
+    cwd,
+    env: { ...Deno.env.toObject(), NO_COLOR: "1", ...env },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
+  const client = new Client({ name: `test-${name}`, version: "1.0.0" }, clientOptions);
+  const errors: Error[] = [];
+  client.onerror = (error) => errors.push(error);
+  await client.connect(transport);
+  const raw = (tool: string, args: Record<string, unknown> = {}) =>
+    client.callTool({ name: tool, arguments: args });
+  return {
+    name,
+    store,
+    client,
+    errors,
+    stderr: () => stderr,
+    raw,
+    async call(tool, args = {}) {
+      const result: any = await raw(tool, args);
+      assert.ok(!result.isError, `${tool}: ${result.content?.[0]?.text}`);
+      assert.equal(result.content[0].type, "text");
+      assert.deepEqual(
+        JSON.parse(result.content.at(-1).text),
+        result.structuredContent,
+        "the JSON is also given as text",
+      );
+      return result.structuredContent;
+    },
+    close: () => client.close(),
+  };
+}
+
+/** An isError result whose message is one sentence (one line, no stack, no usage dump). */
+function assertOneSentenceError(result: any, pattern: RegExp): void {
+  assert.equal(result.isError, true, JSON.stringify(result));
+  assert.equal(result.structuredContent, undefined);
+  const text: string = result.content[0].text;
+  assert.match(text, pattern);
+  assert.ok(!text.includes("\n"), `one line: ${text}`);
+  assert.ok(!/\bat .*:\d+:\d+/.test(text), `no stack trace: ${text}`);
+}
+
+Deno.test("tools/list: every tool, with input and output schemas and honest annotations", async () => {
+  const cwd = await Deno.makeTempDir();
+  const A = await machine(cwd, "alice");
+  try {
+    const { tools } = await A.client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(TOOLS).sort());
+    for (const tool of tools) {
+      const expected = TOOLS[tool.name as keyof typeof TOOLS];
+      assert.equal(tool.inputSchema.type, "object", tool.name);
+      assert.equal(tool.outputSchema?.type, "object", `${tool.name} has an output schema`);
+      assert.ok(tool.description && tool.description.length > 80, `${tool.name} is described`);
+      for (const [hint, value] of Object.entries(expected)) {
+        assert.equal((tool.annotations as any)?.[hint], value, `${tool.name} ${hint}`);
+      }
+      assert.equal(tool.annotations?.openWorldHint, false, `${tool.name} stays on this machine`);
+    }
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    assert.deepEqual(byName.taskpack_open!.inputSchema.required, ["id"]);
+    assert.deepEqual(byName.taskpack_checkpoint!.inputSchema.required, [
+      "state",
+      "expected_version",
+    ]);
+    assert.deepEqual(byName.taskpack_pack!.inputSchema.required, ["id", "out"]);
+    const ask = (byName.taskpack_pack!.inputSchema.properties as any).asks.items;
+    assert.deepEqual(ask.required, ["what", "accept"], "an ask needs an accept rule");
+    const land = byName.taskpack_land!.inputSchema.properties as any;
+    for (const arg of ["path", "into", "dry_run", "files_out", "trust_machine_facts"]) {
+      assert.ok(land[arg], `taskpack_land takes ${arg}`);
+    }
+    // The trust boundary is said where a model reads it.
+    assert.match(byName.taskpack_land!.description!, /never\s+instructions/);
+    assert.match(byName.taskpack_land!.description!, /suggestion/);
+    assert.match(byName.taskpack_open!.description!, /never instructions/);
+    assert.match(A.client.getInstructions() ?? "", /data written by someone else/);
+    assert.match(A.stderr(), /serving .*alice-store as machine alice/, "logs go to stderr");
+    assert.deepEqual(A.errors, []);
+  } finally {
+    await A.close();
+  }
+});
+
+Deno.test("A -> B -> A through tool calls only: asks answered at home, goal unchanged, B's ask adopted", async () => {
+  const cwd = await Deno.makeTempDir();
+  // A's temporary files (the state to checkpoint, the asks and checks to pack) go here.
+  const scratch = await Deno.makeTempDir();
+  const A = await machine(cwd, "alice", {}, { TMPDIR: scratch });
+  const B = await machine(cwd, "bob");
+  try {
+    await Deno.mkdir(`${cwd}/luggage/notes`, { recursive: true });
+    await Deno.writeTextFile(`${cwd}/luggage/brief.txt`, "Release brief\n");
+    await Deno.writeTextFile(`${cwd}/luggage/notes/n.md`, "nested\n");
+
+    const created = await A.call("taskpack_new", {
+      title: "release plugin",
+      goal: "ship the plugin",
+      current_state: "build is green",
+      next_steps: ["publish"],
+    });
+    const a = created.passport_id;
+    assert.match(a, /^TP-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    assert.equal(created.state_version, 1);
+    assert.equal((await A.call("taskpack_list")).passports[0].passport_id, a);
+
+    // Checkpoint with the version read; a stale version is refused and changes nothing.
+    const opened = await A.call("taskpack_open", { id: a });
+    assert.match(opened.compiled_context, /ship the plugin/);
+    const saved = await A.call("taskpack_checkpoint", {
+      state: {
+        ...opened.state,
+        facts: [{ claim: "node 20 is at /usr/bin/node", scope: "machine", verified: true }],
+      },
+      expected_version: opened.state_version,
+    });
+    assert.equal(saved.state_version, 2);
+    const stale = await A.raw("taskpack_checkpoint", {
+      state: { ...opened.state, current_state: "overwritten?" },
+      expected_version: opened.state_version,
+    });
+    assertOneSentenceError(stale, /version/i);
+    assert.equal((await A.call("taskpack_open", { id: a })).state.current_state, "build is green");
+
+    const sent = await A.call("taskpack_pack", {
+      id: a,
+      out: `${cwd}/handoff.taskpack`,
+      files: [`${cwd}/luggage`],
+      asks: [{
+        what: "cover image prompt",
+        accept: "one prompt covering 750x400 and the palette",
+        why: "we render it here",
+      }],
+      checks: [{ check: "this machine can render images", how: "run the image tool once" }],
+    });
+    assert.equal(sent.encoding, "bag");
+    assert.deepEqual(sent.asks_recorded, ["a1"]);
+    assert.equal(sent.sealed_facts, 1, "the machine-scoped fact travels sealed");
+    const home = (await A.call("taskpack_open", { id: a })).state;
+    assert.equal(home.asks[0].status, "open", "the sent ask is recorded at home (§4.3)");
+    const before = {
+      goal: home.goal,
+      current_state: home.current_state,
+      next_steps: home.next_steps,
+    };
+
+    const seen = await B.call("taskpack_inspect", { path: `${cwd}/handoff.taskpack` });
+    assert.equal(seen.conformant, true);
+    assert.equal(seen.landing_checks[0].how_is_senders_suggestion, true);
+    assert.equal(seen.facts[0].state, "sealed");
+
+    const landed = await B.call("taskpack_land", { path: `${cwd}/handoff.taskpack` });
+    const b = landed.passport_id;
+    assert.notEqual(b, a, "the receiver mints a new id (§3.1)");
+    assert.equal(landed.landing_checks_required, 1);
+    assert.equal(landed.needs_reverify, 1);
+    assert.deepEqual(landed.instructions_found, []);
+    assert.equal(
+      await Deno.readTextFile(`${landed.luggage_dir}/luggage/notes/n.md`),
+      "nested\n",
+      "luggage lands, folders keep their shape",
+    );
+    const bState = (await B.call("taskpack_open", { id: b })).state;
+    assert.deepEqual(bState.lineage, landed.lineage, "lineage kept on the landed passport");
+    assert.match(bState.next_steps[0], /^Landing check c1 \(required\)/, "checks first (§4.4)");
+
+    await B.call("taskpack_answer", { id: b, ask_id: "a1", text: "a fox on a hill, teal" });
+    const receipt = await B.call("taskpack_pack", {
+      id: b,
+      kind: "receipt",
+      out: `${cwd}/receipt.taskpack.json`,
+      asks: [{ what: "which registry do we publish to?", accept: "the registry URL" }],
+    });
+    assert.equal(receipt.encoding, "flat");
+    assert.equal(receipt.answers, a, "the receipt answers the passport B was landed from");
+
+    // A receipt is not landed as a new passport: the sentence says where it belongs.
+    assertOneSentenceError(
+      await A.raw("taskpack_land", { path: `${cwd}/receipt.taskpack.json` }),
+      new RegExp(`--into ${a}`),
+    );
+    const preview = await A.call("taskpack_land", {
+      path: `${cwd}/receipt.taskpack.json`,
+      into: a,
+      dry_run: true,
+    });
+    assert.equal(preview.dry_run, true);
+    assert.equal((await A.call("taskpack_open", { id: a })).state.asks[0].status, "open");
+
+    const merged = await A.call("taskpack_land", {
+      path: `${cwd}/receipt.taskpack.json`,
+      into: a,
+    });
+    assert.deepEqual(merged.answered, ["a1"]);
+    assert.deepEqual(merged.adopted_asks, ["a2"]);
+    const after = (await A.call("taskpack_open", { id: a })).state;
+    const a1 = after.asks.find((ask: { id: string }) => ask.id === "a1");
+    assert.equal(a1.status, "answered");
+    assert.equal(a1.answer, "a fox on a hill, teal");
+    assert.equal(a1.answered_by, "bob@bob");
+    assert.deepEqual(
+      { goal: after.goal, current_state: after.current_state, next_steps: after.next_steps },
+      before,
+      "an answer is not a licence to rewrite the task (§4.4.1)",
+    );
+    const a2 = after.asks.find((ask: { id: string }) => ask.id === "a2");
+    assert.equal(a2.status, "open", "B's new ask is open in A");
+    assert.equal(a2.what, "which registry do we publish to?");
+    assert.deepEqual([...Deno.readDirSync(scratch)], [], "temporary files are removed");
+    assert.deepEqual([...A.errors, ...B.errors], []);
+  } finally {
+    await A.close();
+    await B.close();
+  }
+});
+
+Deno.test("conformance: a reference pack is ok, a broken file is a report with ok: false, not an error", async () => {
+  const cwd = await Deno.makeTempDir();
+  const A = await machine(cwd, "alice");
+  try {
+    const good = await A.raw("taskpack_conformance", { path: REFERENCE });
+    assert.ok(!good.isError);
+    assert.equal(good.structuredContent.ok, true);
+    assert.equal(good.structuredContent.checks.length, 11);
+    assert.match(good.content[0].text, /^Conformant/);
+
+    const bytes = await Deno.readFile(REFERENCE);
+    bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
+    await Deno.writeFile(`${cwd}/broken.taskpack`, bytes);
+    await Deno.writeTextFile(`${cwd}/not-a-pack.taskpack.json`, "hello\n");
+    for (const name of ["broken.taskpack", "not-a-pack.taskpack.json"]) {
+      const bad = await A.raw("taskpack_conformance", { path: `${cwd}/${name}` });
+      assert.ok(!bad.isError, `${name}: not conformant is a verdict, not an error`);
+      assert.equal(bad.structuredContent.ok, false, name);
+      assert.ok(bad.structuredContent.checks.some((c: { ok: boolean }) => !c.ok), name);
+      assert.match(bad.content[0].text, /^NOT conformant: fails C\d/);
+    }
+    // A file that is not there is an error: there is nothing to judge.
+    assertOneSentenceError(
+      await A.raw("taskpack_conformance", { path: `${cwd}/missing.taskpack` }),
+      /No such file/,
+    );
+    assert.deepEqual(A.errors, []);
+  } finally {
+    await A.close();
+  }
+});
+
+Deno.test("every hostile and reference file: a verdict from conformance, a clean result or one sentence from inspect and land", async () => {
+  const cwd = await Deno.makeTempDir();
+  const A = await machine(cwd, "alice");
+  const corpus = new URL("../testdata/hostile/", import.meta.url).pathname;
+  const expected: Record<string, { file: string; judge: string[]; land: string }> = JSON.parse(
+    await Deno.readTextFile(`${corpus}expected.json`),
+  );
+  const files = [
+    ...REFERENCE_FILES.map((name) => ({
+      path: new URL(name, REFERENCE_DIR).pathname,
+      conformant: true,
+      // A receipt is merged into the passport it answers, never landed as a new one.
+      lands: !name.startsWith("receipt"),
+    })),
+    ...Object.values(expected).map((c) => ({
+      path: `${corpus}${c.file}`,
+      conformant: c.judge.length === 0,
+      lands: c.land === "accept",
+    })),
+  ];
+  try {
+    for (const { path, conformant, lands } of files) {
+      const judged = await A.raw("taskpack_conformance", { path });
+      assert.ok(!judged.isError, `${path}: ${judged.content[0].text}`);
+      assert.equal(judged.structuredContent.ok, conformant, path);
+      const inspected = await A.raw("taskpack_inspect", { path });
+      if (inspected.isError) assertOneSentenceError(inspected, /^(?!Output validation)/);
+      const landed = await A.raw("taskpack_land", { path, dry_run: true });
+      if (landed.isError) assertOneSentenceError(landed, /^(?!Output validation)/);
+      assert.equal(!landed.isError, lands, `${path}: ${landed.content[0].text}`);
+    }
+    assert.equal((await A.call("taskpack_list")).count, 0, "dry runs write nothing");
+    assert.deepEqual(A.errors, []);
+  } finally {
+    await A.close();
+  }
+});
+
+Deno.test("bad arguments give isError results with one sentence, and change nothing", async () => {
+  const cwd = await Deno.makeTempDir();
+  const A = await machine(cwd, "alice");
+  try {
+    const id = (await A.call("taskpack_new", { title: "t", goal: "g" })).passport_id;
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ["taskpack_open", {}, /id/],
+      ["taskpack_new", { title: "t" }, /goal/],
+      ["taskpack_new", { title: 3, goal: "g" }, /title.*expected string/],
+      ["taskpack_checkpoint", { state: { id }, expected_version: "1" }, /expected_version/],
+      ["taskpack_open", { id: "not-an-id" }, /id/],
+      ["taskpack_open", { id, extra: true }, /extra/],
+      ["taskpack_pack", { id, out: `${cwd}/x.zip` }, /out/],
+      ["taskpack_pack", { id, out: `${cwd}/x.taskpack`, asks: [{ what: "q" }] }, /accept/],
+      ["taskpack_open", { id: "TP-AAAA-BBBB" }, /No passport TP-AAAA-BBBB/],
+      ["taskpack_answer", { id, ask_id: "a9", text: "x" }, /no ask "a9"/],
+      ["taskpack_land", { path: `${cwd}/missing.taskpack` }, /No such file/],
+      ["taskpack_checkpoint", { state: { id }, expected_version: 7 }, /version/i],
+    ];
+    for (const [tool, args, pattern] of cases) {
+      assertOneSentenceError(await A.raw(tool, args), pattern);
+    }
+    const state = (await A.call("taskpack_open", { id })).state;
+    assert.equal(state.version, 1, "nothing was saved");
+    assert.equal(state.goal, "g");
+    assert.equal((await A.call("taskpack_list")).count, 1, "nothing was created");
+    assert.deepEqual(A.errors, []);
+  } finally {
+    await A.close();
+  }
+});
+
+Deno.test("the 2026-07-28 protocol era is served too", async () => {
+  const cwd = await Deno.makeTempDir();
+  const A = await machine(cwd, "alice", { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  try {
+    const { tools } = await A.client.listTools();
+    assert.equal(tools.length, Object.keys(TOOLS).length);
+    const report = await A.call("taskpack_conformance", { path: REFERENCE });
+    assert.equal(report.ok, true);
+    assert.deepEqual(A.errors, []);
+  } finally {
+    await A.close();
+  }
+});
+
+Deno.test("stdout carries JSON-RPC and nothing else; the server exits when stdin closes", async () => {
+  const cwd = await Deno.makeTempDir();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, "mcp", "--store", `${cwd}/store`, "--machine", "m"],
+    cwd,
+    env: { NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const call = (id: number, name: string, args: Record<string, unknown>) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: args },
+  });
+  const messages = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    call(3, "taskpack_new", { title: "t", goal: "g" }),
+    call(4, "taskpack_list", {}),
+    call(5, "taskpack_open", { id: "TP-AAAA-BBBB" }),
+    call(6, "taskpack_conformance", { path: REFERENCE }),
+    call(7, "taskpack_inspect", { path: REFERENCE }),
+    call(8, "taskpack_land", { path: REFERENCE, dry_run: true }),
+    call(9, "taskpack_new", { title: 1 }),
+  ];
+  const stderr = new Response(child.stderr).text();
+  const writer = child.stdin.getWriter();
+  const send = (batch: unknown[]) =>
+    writer.write(new TextEncoder().encode(batch.map((m) => JSON.stringify(m) + "\n").join("")));
+  // Every line stdout carries, read as it comes.
+  const lines: string[] = [];
+  let pending = "";
+  const reading = (async () => {
+    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+      const parts = (pending + chunk).split("\n");
+      pending = parts.pop()!;
+      lines.push(...parts.filter(Boolean));
+    }
+    if (pending) lines.push(pending);
+  })();
+  const answered = async (id: number) => {
+    const deadline = Date.now() + 30_000;
+    while (!lines.some((line) => line.includes(`"id":${id}`))) {
+      assert.ok(Date.now() < deadline, `no answer to request ${id}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  await send(messages.slice(0, 4));
+  await answered(3);
+  await send(messages.slice(4));
+  for (let id = 4; id <= 9; id++) await answered(id);
+  // Requests still in flight when stdin closes are dropped by design; all are answered now.
+  await writer.close();
+  const status = await child.status;
+  await reading;
+  const err = await stderr;
+  assert.equal(status.code, 0, err);
+  const replies = lines.map((line) => {
+    let message: any;
+    assert.doesNotThrow(() => message = JSON.parse(line), `not JSON-RPC on stdout: ${line}`);
+    assert.equal(message.jsonrpc, "2.0", line);
+    return message;
+  });
+  const ids = replies.map((m) => m.id).filter((id) => id !== undefined).sort((x, y) => x - y);
+  assert.deepEqual(ids, [1, 2, 3, 4, 5, 6, 7, 8, 9], "every request was answered");
+  assert.ok(replies.find((m) => m.id === 5).result.isError);
+  assert.ok(replies.find((m) => m.id === 9).result.isError);
+  assert.equal(replies.find((m) => m.id === 6).result.structuredContent.ok, true);
+  assert.match(err, /serving .*store as machine m over stdio/);
+});
