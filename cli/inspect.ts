@@ -8,26 +8,13 @@
  */
 import { isPlainObject } from "../lib/_json.ts";
 import { judge } from "../lib/conformance.ts";
-import { decodePack } from "../lib/read.ts";
-import { isPortableScope } from "../lib/seal.ts";
+import { decodePack, type ReadLimits } from "../lib/read.ts";
+import { type FactState, summarisePack } from "../lib/summary.ts";
 import { openFileSource } from "../shell/files.ts";
 import { nativeDigests } from "../shell/node_digests.ts";
 import { EXIT, formatBytes, type Io } from "./io.ts";
 
-/** A fact's state as it crosses: proven and portable, sealed, or wrongly still verified. */
-export type FactState = "verified" | "unverified" | "sealed" | "machine-verified";
-
-/**
- * Classifies a fact as written.
- *
- * @param fact The fact.
- * @returns Its state.
- */
-export function factState(fact: Record<string, unknown>): FactState {
-  if (isPortableScope(fact.scope)) return fact.verified === true ? "verified" : "unverified";
-  if (fact.verified === true) return "machine-verified";
-  return fact.needs_reverify === true ? "sealed" : "unverified";
-}
+export { type FactState, factState } from "../lib/summary.ts";
 
 /**
  * Describes one file.
@@ -35,52 +22,22 @@ export function factState(fact: Record<string, unknown>): FactState {
  * @param path The file.
  * @param json Print JSON instead of text.
  * @param io Output.
+ * @param limits Reader limits to override (`--limit`).
  * @returns The exit code.
  */
-export async function runInspect(path: string, json: boolean, io: Io): Promise<number> {
+export async function runInspect(
+  path: string,
+  json: boolean,
+  io: Io,
+  limits: Partial<ReadLimits> = {},
+): Promise<number> {
   const source = await openFileSource(path);
   try {
-    const decoded = await decodePack(source, { digests: nativeDigests });
-    const report = await judge(source, { digests: nativeDigests });
-    const pack = decoded.object as Record<string, unknown>;
+    const decoded = await decodePack(source, { digests: nativeDigests, limits });
+    const report = await judge(source, { digests: nativeDigests, limits });
+    const pack = isPlainObject(decoded.object) ? decoded.object : {};
     const state = isPlainObject(pack.passport) ? pack.passport : {};
-    type Fields = Record<string, unknown>;
-    const list = (value: unknown): Fields[] =>
-      Array.isArray(value) ? value.filter(isPlainObject) : [];
-    const summary = {
-      encoding: decoded.encoding,
-      digest: report.digest,
-      conformant: report.ok,
-      failed_checks: report.checks.filter((c) => !c.ok).map((c) => c.id),
-      kind: pack.kind,
-      packed_at: pack.packed_at,
-      origin: pack.origin,
-      lineage: pack.lineage,
-      note: pack.note,
-      passport: {
-        id: state.id,
-        version: state.version,
-        title: state.title,
-        goal: state.goal,
-        current_state: state.current_state,
-      },
-      facts: list(state.facts).map((fact): Fields & { state: FactState } => ({
-        ...fact,
-        state: factState(fact),
-      })),
-      decisions: list(state.decisions),
-      next_steps: Array.isArray(state.next_steps) ? state.next_steps : [],
-      asks: list(pack.asks),
-      landing_checks: list(pack.landing_checks).map((check): Fields => ({
-        ...check,
-        how_is_senders_suggestion: true,
-      })),
-      luggage: decoded.luggage.map((file) => ({
-        name: file.name,
-        bytes: file.size,
-        sha256: file.declaredSha256,
-      })),
-    };
+    const summary = summarisePack(decoded, report);
     if (json) {
       io.out(JSON.stringify(summary, null, 2) + "\n");
       return EXIT.ok;

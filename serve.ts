@@ -1,0 +1,307 @@
+// Copyright 2026 the taskpack authors. MIT license.
+/**
+ * The HTTP conformance judge: a `fetch` handler, so `deno serve -A serve.ts` runs it, and
+ * Deno Deploy, Bun (`export default { fetch }`) and other edge runtimes can host it.
+ *
+ * | route | answer |
+ * | --- | --- |
+ * | `POST /conformance` (a pack as the body, either encoding, detected from the bytes) | 200 with the report (C0-C10), conformant or not; 400 with `{error, report}` when the body cannot be read as a pack at all; 413 with `{error, limit}` over the size limit |
+ * | `POST /inspect` (same body) | 200 with the contents summary (as `taskpack inspect --json`); 400 and 413 as above |
+ * | `GET /.well-known/agent-card.json` | an A2A Agent Card declaring the TaskPack extension |
+ * | `GET /` | the viewer page (everything computed in the browser; nothing is uploaded) |
+ * | anything else | 404, or 405 with `Allow` for a known path and the wrong method |
+ *
+ * Every response honours `A2A-Extensions` negotiation: when a request asks for the TaskPack
+ * extension, the response echoes its URI. The judge reads the body into memory (bounded by
+ * the limit) and judges it there: it never writes to disk and never executes anything a pack
+ * carries.
+ *
+ * @example Run it
+ * ```ts ignore
+ * // deno serve -A serve.ts, or from code:
+ * import { createJudgeHandler } from "./serve.ts";
+ * Deno.serve({ port: 8080 }, createJudgeHandler({ maxBodyBytes: 16 * 1024 * 1024 }));
+ * ```
+ *
+ * @module
+ */
+import {
+  A2A_EXTENSIONS_HEADER,
+  type A2AAgentCard,
+  bytesSource,
+  type DecodedPack,
+  decodePack,
+  type Digests,
+  judge,
+  negotiateExtensions,
+  type Report,
+  summarisePack,
+  TASKPACK_MEDIA_TYPES,
+  withTaskPackExtension,
+} from "./mod.ts";
+
+/** The default body limit: 64 MiB. */
+export const DEFAULT_MAX_BODY_BYTES: number = 64 * 1024 * 1024;
+
+/** Options for {@linkcode createJudgeHandler}. */
+export interface JudgeHandlerOptions {
+  /**
+   * The largest body accepted, in bytes; a larger one gets 413 (checked against
+   * `Content-Length` first, then counted while reading).
+   * @default {67108864}
+   */
+  maxBodyBytes?: number;
+  /**
+   * The viewer page served at `GET /`: the HTML itself, or a function that loads it. By
+   * default `web/viewer.html` beside this module is fetched once (a `file:` URL locally, an
+   * `https:` URL when this module is imported from a registry).
+   */
+  viewerHtml?: string | (() => Promise<string>);
+  /**
+   * The Agent Card to serve (the TaskPack extension is added to it). By default a card that
+   * describes this judge.
+   */
+  agentCard?: A2AAgentCard & Record<string, unknown>;
+  /** Hash implementations (default: portable). */
+  digests?: Digests;
+}
+
+/** A `fetch` handler: a request in, a response out. */
+export type JudgeHandler = (request: Request) => Promise<Response>;
+
+const JSON_TYPE = "application/json; charset=utf-8";
+const PAGE_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; " +
+  "img-src data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const ROUTES: Readonly<Record<string, readonly string[]>> = {
+  "/": ["GET", "HEAD"],
+  "/conformance": ["POST"],
+  "/inspect": ["POST"],
+  "/.well-known/agent-card.json": ["GET", "HEAD"],
+};
+
+/** The card served when none is given: it describes this judge, honestly. */
+function defaultCard(): A2AAgentCard & Record<string, unknown> {
+  const packTypes = [TASKPACK_MEDIA_TYPES.bag, TASKPACK_MEDIA_TYPES.flat];
+  return {
+    name: "TaskPack conformance judge",
+    description: "Judges TaskPack 0.1 files (checks C0-C10) and summarises what they carry. " +
+      "It speaks plain HTTP, not A2A's message methods: POST a .taskpack or .taskpack.json " +
+      "file to /conformance or /inspect. Every byte of a pack is treated as data, never " +
+      "as instructions; nothing is stored.",
+    version: "0.1.0",
+    supportedInterfaces: [],
+    capabilities: { streaming: false, pushNotifications: false, extensions: [] },
+    defaultInputModes: packTypes,
+    defaultOutputModes: ["application/json"],
+    skills: [
+      {
+        id: "taskpack-conformance",
+        name: "Judge a TaskPack",
+        description: "POST /conformance with the file as the body: the report of checks " +
+          "C0-C10, strictly, as written (200 whether or not it is conformant).",
+        tags: ["taskpack", "conformance", "handoff"],
+        examples: ["POST /conformance with handoff.taskpack as the body"],
+        inputModes: packTypes,
+        outputModes: ["application/json"],
+      },
+      {
+        id: "taskpack-inspect",
+        name: "Summarise a TaskPack",
+        description: "POST /inspect with the file as the body: goal, state, facts with their " +
+          "seal state, asks, landing checks (the sender's suggestions), lineage, luggage.",
+        tags: ["taskpack", "inspect", "handoff"],
+        examples: ["POST /inspect with handoff.taskpack.json as the body"],
+        inputModes: packTypes,
+        outputModes: ["application/json"],
+      },
+    ],
+  };
+}
+
+class BodyTooLarge extends Error {}
+
+/** Reads a body, refusing more than `limit` bytes: `Content-Length` first, then counting. */
+async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limit) {
+    await request.body?.cancel().catch(() => {});
+    throw new BodyTooLarge();
+  }
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw new BodyTooLarge();
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/**
+ * Creates the judge's `fetch` handler.
+ *
+ * @param options The body limit, the viewer page, the Agent Card, digests.
+ * @returns The handler; pass it to `Deno.serve`, or export it as `{ fetch }`.
+ *
+ * @example Usage
+ * ```ts
+ * import { createJudgeHandler } from "./serve.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const handler = createJudgeHandler({ maxBodyBytes: 1024, viewerHtml: "<!doctype html>" });
+ * const response = await handler(
+ *   new Request("http://judge.test/conformance", { method: "POST", body: "not a pack" }),
+ * );
+ * assert.equal(response.status, 400);
+ * const { error, report } = await response.json();
+ * assert.match(error, /not a TaskPack/);
+ * assert.equal(report.ok, false);
+ * ```
+ */
+export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHandler {
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!(limit >= 0)) throw new RangeError("Cannot create the judge: maxBodyBytes is negative");
+  const digests = options.digests ? { digests: options.digests } : {};
+  const card = withTaskPackExtension(options.agentCard ?? defaultCard());
+  const loadViewer = viewerLoader(options.viewerHtml);
+
+  async function route(request: Request, path: string): Promise<Response> {
+    if (path === "/") {
+      let html: string;
+      try {
+        html = await loadViewer();
+      } catch {
+        return json(503, { error: "The viewer page is not available on this server" });
+      }
+      return new Response(request.method === "HEAD" ? null : html, {
+        headers: {
+          "content-type": "text/html; charset=utf-8",
+          "content-security-policy": PAGE_POLICY,
+          "cache-control": "no-cache",
+        },
+      });
+    }
+    if (path === "/.well-known/agent-card.json") {
+      return json(200, card, request.method === "HEAD");
+    }
+    // POST /conformance and POST /inspect: a pack as the body.
+    let body: Uint8Array;
+    try {
+      body = await readBody(request, limit);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        return json(413, {
+          error: `The body is over the ${limit}-byte limit of this judge`,
+          limit,
+        });
+      }
+      return json(400, { error: "The body could not be read" });
+    }
+    const source = bytesSource(body);
+    let decoded: DecodedPack;
+    try {
+      decoded = await decodePack(source, digests);
+    } catch (error) {
+      const report = await judge(source, digests);
+      const reason = error instanceof Error
+        ? error.message.replace(/^Cannot read taskpack: /, "")
+        : "";
+      return json(400, {
+        error: `The body is not a TaskPack that can be read: ${reason}`,
+        report,
+      });
+    }
+    const report: Report = await judge(source, digests);
+    if (path === "/conformance") return json(200, report);
+    return json(200, summarisePack(decoded, report));
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    const negotiation = negotiateExtensions(request.headers.get(A2A_EXTENSIONS_HEADER));
+    let response: Response;
+    try {
+      const path = new URL(request.url).pathname;
+      const methods = ROUTES[path];
+      if (!Object.hasOwn(ROUTES, path) || methods === undefined) {
+        response = json(404, {
+          error: `Nothing at ${path}`,
+          routes: Object.entries(ROUTES).map(([p, m]) => `${m[0]} ${p}`),
+        });
+      } else if (!methods.includes(request.method)) {
+        response = json(405, { error: `${request.method} is not allowed on ${path}` });
+        response.headers.set("allow", methods.join(", "));
+      } else {
+        response = await route(request, path);
+      }
+    } catch {
+      response = json(500, { error: "The judge failed on this request" });
+    }
+    response.headers.set("x-content-type-options", "nosniff");
+    response.headers.set("referrer-policy", "no-referrer");
+    response.headers.append("vary", A2A_EXTENSIONS_HEADER);
+    if (negotiation.responseHeader) {
+      response.headers.set(A2A_EXTENSIONS_HEADER, negotiation.responseHeader);
+    }
+    return response;
+  };
+}
+
+function json(status: number, value: unknown, headOnly = false): Response {
+  return new Response(headOnly ? null : JSON.stringify(value, null, 2) + "\n", {
+    status,
+    headers: { "content-type": JSON_TYPE, "cache-control": "no-store" },
+  });
+}
+
+function viewerLoader(given: JudgeHandlerOptions["viewerHtml"]): () => Promise<string> {
+  if (typeof given === "string") return () => Promise.resolve(given);
+  if (typeof given === "function") return given;
+  let cached: string | undefined;
+  return async () => {
+    if (cached === undefined) {
+      const response = await globalThis.fetch(new URL("./web/viewer.html", import.meta.url));
+      if (!response.ok) throw new Error(`viewer page: HTTP ${response.status}`);
+      cached = await response.text();
+    }
+    return cached;
+  };
+}
+
+const defaultHandler: JudgeHandler = createJudgeHandler();
+
+/**
+ * The judge with its defaults (64 MiB limit, the viewer beside this module, the judge's own
+ * Agent Card).
+ *
+ * @param request The request.
+ * @returns The response.
+ *
+ * @example Usage
+ * ```ts
+ * import { fetch } from "./serve.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const response = await fetch(new Request("http://judge.test/.well-known/agent-card.json"));
+ * const card = await response.json();
+ * assert.equal(card.capabilities.extensions[0].uri, "https://taskpack.org/a2a/ext/taskpack/v1");
+ * ```
+ */
+export function fetch(request: Request): Promise<Response> {
+  return defaultHandler(request);
+}
+
+/** `deno serve -A serve.ts` (and Bun, and other runtimes that take `{ fetch }`) runs this. */
+export default { fetch };

@@ -1,0 +1,291 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// The viewer page, as a person uses it: headless Chromium (Debian's, driven by playwright-core)
+// opens web/viewer.html from file:// and from the judge's GET /, loads packs through the file
+// input, and the page shows the right counts and verdicts, refuses hostile files clearly,
+// renders pack text as text, converts, and never touches the network.
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { chromium, type Page } from "playwright-core";
+import { buildViewer } from "../tools/build_viewer.ts";
+import { createJudgeHandler } from "../serve.ts";
+import { judge } from "../mod.ts";
+import { readReference } from "./_helpers.ts";
+
+/** The page's window, as far as these tests use it (no DOM types in a Deno test). */
+interface Styled {
+  getComputedStyle(node: unknown): { color: string };
+}
+
+const CHROMIUM = "/usr/bin/chromium";
+const PAGE = new URL("../web/viewer.html", import.meta.url);
+const REFERENCE = new URL("../testdata/interop/reference-0.3.0/", import.meta.url);
+const ARTIFACTS = Deno.env.get("TMPDIR") ?? "/tmp";
+
+Deno.test("the committed web/viewer.html is up to date with its sources", async () => {
+  const built = await buildViewer();
+  const committed = await Deno.readTextFile(PAGE);
+  assert.ok(
+    built === committed,
+    "web/viewer.html differs from what web/viewer_app.ts and web/viewer_template.html build: " +
+      "run `deno task build:viewer`",
+  );
+  assert.ok(!/<script[^>]+src=|<link[^>]+href=/i.test(committed), "the page loads nothing");
+});
+
+/** Chromium present, or installed the way a user would (only under CI, which runs as root). */
+async function haveChromium(): Promise<boolean> {
+  if (await exists(CHROMIUM)) return true;
+  if (!Deno.env.get("CI")) return false;
+  for (const args of [["update"], ["install", "-y", "chromium"]]) {
+    const { success } = await new Deno.Command("apt-get", { args, stdout: "null" }).output();
+    assert.ok(success, `apt-get ${args.join(" ")} failed: the viewer test needs ${CHROMIUM}`);
+  }
+  return await exists(CHROMIUM);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const available = await haveChromium();
+
+Deno.test({
+  name: available
+    ? "the viewer shows packs, refuses hostile files, converts, and stays offline"
+    : `the viewer in headless Chromium (SKIPPED: ${CHROMIUM} is missing; apt-get install chromium)`,
+  ignore: !available,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const profile = await Deno.makeTempDir({ prefix: "taskpack-chromium-" });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      acceptDownloads: true,
+      viewport: { width: 1100, height: 900 },
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    });
+    const downloads = await Deno.makeTempDir({ prefix: "taskpack-downloads-" });
+    try {
+      const page = context.pages()[0] ?? await context.newPage();
+      const problems: string[] = [];
+      const requests: string[] = [];
+      page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+      page.on("console", (message) => {
+        if (message.type() === "error") problems.push(`console: ${message.text()}`);
+      });
+      page.on("request", (request) => requests.push(request.url()));
+      await page.goto(PAGE.href);
+      assert.equal(await page.textContent("#status"), "No file opened yet.");
+
+      await t.step("a reference handoff: counts, verdicts, suggestions, lineage", async () => {
+        await page.setInputFiles("#file", new URL("handoff.taskpack", REFERENCE).pathname);
+        await page.waitForSelector("#verdict");
+        assert.equal(await page.textContent("#verdict"), "conformant 11/11");
+        assert.equal(await page.textContent("#goal"), "ship the plugin tonight");
+        assert.equal(await page.locator("#facts li.fact").count(), 5);
+        assert.equal(await page.locator("#facts li.fact.verified").count(), 2);
+        const sealed = page.locator("#facts li.fact.sealed");
+        assert.equal(await sealed.count(), 3);
+        for (const label of await sealed.locator(".badge").allTextContents()) {
+          assert.equal(label, "⚠ re-verify on this machine");
+        }
+        for (
+          const label of await page.locator("#facts li.fact.verified .badge").allTextContents()
+        ) {
+          assert.equal(label, "✓ verified");
+        }
+        // Different colours too, not only different words.
+        const colour = (selector: string) =>
+          page.locator(selector).first().evaluate((node) =>
+            (globalThis as unknown as Styled).getComputedStyle(node).color
+          );
+        assert.notEqual(
+          await colour("#facts li.fact.sealed .badge"),
+          await colour("#facts li.fact.verified .badge"),
+        );
+        assert.match(await page.textContent("#facts-card h2") ?? "", /5 · 3 to re-verify/);
+
+        assert.equal(await page.locator("#asks li").count(), 1);
+        assert.match(
+          await page.textContent("#asks li") ?? "",
+          /Answered when: one prompt that covers 750x400 and the palette/,
+        );
+        assert.equal(await page.locator("#checks li").count(), 1);
+        const check = await page.textContent("#checks li") ?? "";
+        assert.match(check, /sender's suggestion/);
+        assert.match(check, /How the sender would check \(not run\): run the image tool once/);
+        assert.equal(await page.locator("#checks-card a, #checks-card button").count(), 0);
+        assert.match(await page.textContent("#lineage") ?? "", /TP-9CB7-J5MK@2/);
+        assert.equal(await page.locator("#luggage tbody tr").count(), 3);
+        assert.equal(await page.locator("#report tbody tr.check-ok").count(), 11);
+        assert.equal(await page.locator("#refusal").count(), 0);
+
+        const shot = `${ARTIFACTS}/taskpack-viewer.png`;
+        await page.screenshot({ path: shot, fullPage: true });
+        console.log(`viewer screenshot: ${shot}`);
+      });
+
+      await t.step("luggage downloads through a Blob URL, byte for byte", async () => {
+        const [download] = await Promise.all([
+          page.waitForEvent("download"),
+          page.locator("#luggage tbody tr").first().locator("button").click(),
+        ]);
+        assert.equal(download.suggestedFilename(), "brief.txt");
+        assert.match(download.url(), /^blob:/);
+        const saved = `${downloads}/brief.txt`;
+        await download.saveAs(saved);
+        const flat = JSON.parse(
+          new TextDecoder().decode(await readReference("handoff.taskpack.json")),
+        );
+        assert.equal(await Deno.readTextFile(saved), flat.attachments[0].data);
+      });
+
+      await t.step("convert to the other encoding: same pack, conformant", async () => {
+        const [download] = await Promise.all([
+          page.waitForEvent("download"),
+          page.click("#convert"),
+        ]);
+        assert.equal(download.suggestedFilename(), "handoff.taskpack.json");
+        const saved = `${downloads}/handoff.taskpack.json`;
+        await download.saveAs(saved);
+        const bytes = await Deno.readFile(saved);
+        const report = await judge(bytes);
+        assert.equal(report.ok, true);
+        assert.equal(report.digest, (await judge(await readReference("handoff.taskpack"))).digest);
+        // The incumbent's flat file is what a conversion must reproduce, byte for byte.
+        assert.deepEqual(bytes, await readReference("handoff.taskpack.json"));
+        assert.match(await page.textContent("#convert-result") ?? "", /Same pack digest/);
+      });
+
+      await t.step("a flat receipt converts to a .taskpack", async () => {
+        await page.setInputFiles("#file", new URL("receipt.taskpack.json", REFERENCE).pathname);
+        await page.waitForSelector("#convert");
+        assert.equal(await page.textContent("#verdict"), "conformant 11/11");
+        const [download] = await Promise.all([
+          page.waitForEvent("download"),
+          page.click("#convert"),
+        ]);
+        assert.equal(download.suggestedFilename(), "receipt.taskpack");
+        const saved = `${downloads}/receipt.taskpack`;
+        await download.saveAs(saved);
+        assert.equal((await judge(await Deno.readFile(saved))).ok, true);
+      });
+
+      await t.step("junk is refused with a clear message, not a blank page", async () => {
+        await loadBuffer(page, "junk.taskpack", new TextEncoder().encode("this is not a pack\n"));
+        await page.waitForSelector("#refusal");
+        const refusal = await page.textContent("#refusal") ?? "";
+        assert.match(refusal, /Refused: this file is not shown/);
+        assert.match(refusal, /cannot be read safely as a TaskPack/);
+        assert.match(refusal, /neither a ZIP/);
+        assert.equal(await page.locator("#facts").count(), 0);
+        assert.equal(await page.locator("#report tbody tr.check-bad").count(), 11);
+      });
+
+      await t.step("an attachment that climbs out of data/files/ is refused", async () => {
+        const flat = JSON.parse(
+          new TextDecoder().decode(await readReference("handoff.taskpack.json")),
+        );
+        flat.attachments[0].name = "../../.bashrc";
+        await loadJson(page, "evil.taskpack.json", flat);
+        await page.waitForSelector("#refusal");
+        assert.match(
+          await page.textContent("#refusal") ?? "",
+          /unsafe attachment name.*"\.\." segment/,
+        );
+        await page.screenshot({ path: `${ARTIFACTS}/taskpack-viewer-refused.png`, fullPage: true });
+      });
+
+      await t.step("a pack carrying a credential is refused without quoting it", async () => {
+        const flat = JSON.parse(
+          new TextDecoder().decode(await readReference("handoff.taskpack.json")),
+        );
+        const key = "AK" + "IA" + "Q3EGRK5YXZ2MNPW7";
+        flat.passport.passport.facts[0].claim = `the deploy key is ${key}`;
+        await loadJson(page, "leaky.taskpack.json", flat);
+        await page.waitForSelector("#refusal");
+        const text = await page.textContent("body") ?? "";
+        assert.match(text, /credential or a chat transcript/);
+        assert.match(text, /C7: passport\.facts\[0\]\.claim/);
+        assert.ok(!text.includes(key), "the secret is not shown");
+      });
+
+      await t.step("markup in a pack is shown as text and never runs", async () => {
+        const flat = JSON.parse(
+          new TextDecoder().decode(await readReference("handoff.taskpack.json")),
+        );
+        const markup =
+          `<img src=x onerror="document.title='pwned'"><script>document.title='pwned'</script>`;
+        flat.passport.passport.goal = markup;
+        flat.passport.landing_checks[0].how = `<a href="javascript:alert(1)">rm -rf ~</a>`;
+        await loadJson(page, "markup.taskpack.json", flat);
+        await page.waitForSelector("#verdict");
+        assert.equal(await page.textContent("#goal"), markup);
+        assert.equal(
+          await page.locator("#view img, #view script, #view a[href^='javascript']").count(),
+          0,
+        );
+        assert.equal(await page.locator("#checks-card a, #checks-card button").count(), 0);
+        assert.notEqual(await page.title(), "pwned");
+      });
+
+      assert.deepEqual(problems, []);
+      const offline = requests.filter((url) => !/^(file|blob|data):/.test(url));
+      assert.deepEqual(offline, [], "the page made no network request");
+
+      await t.step(
+        "served by the judge at GET /, it works the same and uploads nothing",
+        async () => {
+          const server = Deno.serve(
+            { port: 0, hostname: "127.0.0.1", onListen() {} },
+            createJudgeHandler(),
+          );
+          try {
+            const origin = `http://127.0.0.1:${server.addr.port}`;
+            const seen: string[] = [];
+            page.on("request", (request) => seen.push(`${request.method()} ${request.url()}`));
+            await page.goto(`${origin}/`);
+            await page.setInputFiles("#file", new URL("handoff.taskpack.json", REFERENCE).pathname);
+            await page.waitForSelector("#verdict");
+            assert.equal(await page.textContent("#verdict"), "conformant 11/11");
+            assert.equal(await page.locator("#facts li.fact.sealed").count(), 3);
+            assert.deepEqual(seen.filter((r) => !r.startsWith("GET blob:")), [`GET ${origin}/`]);
+          } finally {
+            await server.shutdown();
+          }
+        },
+      );
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+      await Deno.remove(profile, { recursive: true }).catch(() => {});
+      await Deno.remove(downloads, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
+async function loadBuffer(page: Page, name: string, bytes: Uint8Array): Promise<void> {
+  await page.setInputFiles("#file", {
+    name,
+    mimeType: "application/octet-stream",
+    buffer: Buffer.from(bytes),
+  });
+}
+
+async function loadJson(page: Page, name: string, value: unknown): Promise<void> {
+  await loadBuffer(page, name, new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n"));
+}
