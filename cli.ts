@@ -20,23 +20,8 @@
 import process from "node:process";
 import { parseArgs } from "node:util";
 import denoConfig from "./deno.json" with { type: "json" };
-import { runCapsule } from "./cli/capsule.ts";
-import { runConformance } from "./cli/conformance.ts";
-import { runConvert } from "./cli/convert.ts";
-import { runDemo } from "./cli/demo.ts";
-import { runInspect } from "./cli/inspect.ts";
-import { runLand } from "./cli/land.ts";
-import { runPack } from "./cli/pack.ts";
-import {
-  runAnswer,
-  runCheckpoint,
-  runDoctor,
-  runList,
-  runNew,
-  runOpen,
-  runPrompt,
-} from "./cli/passports.ts";
 import { describeError, EXIT, type Io, UsageError } from "./cli/io.ts";
+import { parseLimitFlags } from "./cli/limits.ts";
 
 export type { Io } from "./cli/io.ts";
 
@@ -57,6 +42,10 @@ PASSPORTS (the record that stays home)
   answer <id> <ask-id> --text <answer>
                                   Record an answer to an ask this passport received.
   doctor                          Is the store usable?
+  serve-home [--host 127.0.0.1] [--port <n>] [--mint-token <id>]
+                                  Serve the store over HTTP as a team's home (tokens, claims).
+  migrate --from <store> --to <store>
+                                  Copy every passport to another store, versions kept.
 
 PACKS (the box that leaves)
   pack <id> --out <file> [--flat] [--file <path>]... [--ask "what|accept|why"]...
@@ -76,6 +65,7 @@ PACKS (the box that leaves)
   convert <in> --out <out> [--max-inline <bytes>|unlimited]
                                   Bag <-> flat; the ending of <out> picks the encoding.
   demo [--dir <folder>]           A sample task packed both ways, judged, converted, landed.
+  mcp [--store <dir>]             Serve the store to an agent over MCP (stdio).
 
 CAPSULES (the Resumable Handoff Capsule 1.0.0; taskpack capsule --help for more)
   capsule check <file|->          Validate a capsule exactly to its contract.
@@ -84,10 +74,14 @@ CAPSULES (the Resumable Handoff Capsule 1.0.0; taskpack capsule --help for more)
 
 OPTIONS
   --json             One JSON object on stdout instead of text.
-  --store <dir>      The passport store (else TASKPACK_STORE, else the per-user default:
+  --store <store>    The passport store: a folder, kv:<path-or-url> (Deno KV) or an
+                     http(s):// home (else TASKPACK_STORE, else the per-user default:
                      $XDG_DATA_HOME/taskpack/passports or ~/.local/share/taskpack/passports).
   --machine <name>   This machine's name (else TASKPACK_MACHINE, else the host name).
   --actor <name>     Who is acting (else TASKPACK_ACTOR, else the user name).
+  --limit <name>=<n> Raise or lower one of the reader's limits for conformance, inspect,
+                     convert and land (repeatable; a refusal names the limit it hit), e.g.
+                     --limit maxTotalSize=200GiB. See docs/security.md for the defaults.
   -h, --help         This help.   -V, --version   The version.
 
 EXIT CODES
@@ -117,8 +111,10 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
       io.out(`taskpack ${denoConfig.version}\n`);
       return EXIT.ok;
     }
+    // Each verb's module is loaded when it runs, so a small operation pays only for its own
+    // code (the MCP SDK, the HTTP home and the capsule contract stay unloaded otherwise).
     // The capsule verbs have options of their own.
-    if (verb === "capsule") return await runCapsule(rest, io);
+    if (verb === "capsule") return await (await import("./cli/capsule.ts")).runCapsule(rest, io);
     const { values, positionals } = parse(rest);
     if (values.help) {
       io.out(USAGE);
@@ -128,48 +124,87 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
     const maxInline = values["max-inline"] === undefined
       ? undefined
       : byteCount(values["max-inline"]);
+    const limits = parseLimitFlags(values.limit);
     const common = { json, store: values.store, machine: values.machine, actor: values.actor };
+    const passports = () => import("./cli/passports.ts");
     switch (verb) {
-      case "conformance":
-        return await runConformance(onePath(positionals, "conformance <file>"), json, io);
-      case "inspect":
-        return await runInspect(onePath(positionals, "inspect <file>"), json, io);
+      case "conformance": {
+        const path = onePath(positionals, "conformance <file>");
+        return await (await import("./cli/conformance.ts")).runConformance(path, json, io, limits);
+      }
+      case "inspect": {
+        const path = onePath(positionals, "inspect <file>");
+        return await (await import("./cli/inspect.ts")).runInspect(path, json, io, limits);
+      }
       case "convert": {
         const out = values.out;
         if (typeof out !== "string") throw new UsageError("convert needs --out <file>");
-        return await runConvert(onePath(positionals, "convert <in> --out <out>"), out, {
+        const path = onePath(positionals, "convert <in> --out <out>");
+        return await (await import("./cli/convert.ts")).runConvert(path, out, {
           json,
+          limits,
           ...(maxInline === undefined ? {} : { maxInline }),
         }, io);
       }
       case "demo":
         if (positionals.length) throw new UsageError("demo takes no file");
-        return await runDemo(values.dir, io);
+        return await (await import("./cli/demo.ts")).runDemo(values.dir, io);
       case "new":
         noPositionals(positionals, "new");
-        return await runNew({ ...values, ...common }, io);
+        return await (await passports()).runNew({ ...values, ...common }, io);
       case "list":
         noPositionals(positionals, "list");
-        return await runList(common, io);
+        return await (await passports()).runList(common, io);
       case "open":
-        return await runOpen(onePath(positionals, "open <id>"), common, io);
+        return await (await passports()).runOpen(onePath(positionals, "open <id>"), common, io);
       case "prompt":
-        return await runPrompt(onePath(positionals, "prompt <id>"), common, io);
+        return await (await passports()).runPrompt(
+          onePath(positionals, "prompt <id>"),
+          common,
+          io,
+        );
       case "checkpoint":
         noPositionals(positionals, "checkpoint");
-        return await runCheckpoint({ ...values, ...common }, io);
+        return await (await passports()).runCheckpoint({ ...values, ...common }, io);
       case "answer":
-        return await runAnswer(positionals, { ...values, ...common }, io);
+        return await (await passports()).runAnswer(positionals, { ...values, ...common }, io);
       case "doctor":
-        return await runDoctor(common, io);
-      case "pack":
-        return await runPack(onePath(positionals, "pack <id> --out <file>"), {
+        return await (await passports()).runDoctor(common, io);
+      case "pack": {
+        const id = onePath(positionals, "pack <id> --out <file>");
+        return await (await import("./cli/pack.ts")).runPack(id, {
           ...values,
           ...common,
           maxInline,
         }, io);
-      case "land":
-        return await runLand(onePath(positionals, "land <file>"), { ...values, ...common }, io);
+      }
+      case "land": {
+        const path = onePath(positionals, "land <file>");
+        return await (await import("./cli/land.ts")).runLand(path, {
+          ...values,
+          ...common,
+          limits,
+        }, io);
+      }
+      case "serve-home":
+        noPositionals(positionals, "serve-home");
+        return await (await import("./cli/serve_home.ts")).runServeHome(
+          { ...values, ...common },
+          io,
+        );
+      case "migrate":
+        noPositionals(positionals, "migrate");
+        return await (await import("./cli/migrate.ts")).runMigrate({ ...values, ...common }, io);
+      case "mcp": {
+        noPositionals(positionals, "mcp");
+        // Every tool runs `main`: one code path for the CLI and the MCP server.
+        const { runMcp } = await import("./mcp/server.ts");
+        return await runMcp(
+          { store: values.store, machine: values.machine, actor: values.actor },
+          io,
+          main,
+        );
+      }
       default:
         throw new UsageError(`Unknown verb "${verb}"`);
     }
@@ -191,6 +226,7 @@ function parse(args: string[]) {
         out: { type: "string", short: "o" },
         dir: { type: "string" },
         "max-inline": { type: "string" },
+        limit: { type: "string", multiple: true },
         store: { type: "string" },
         machine: { type: "string" },
         actor: { type: "string" },
@@ -212,6 +248,11 @@ function parse(args: string[]) {
         "files-out": { type: "string" },
         "dry-run": { type: "boolean" },
         "trust-machine-facts": { type: "boolean" },
+        host: { type: "string" },
+        port: { type: "string" },
+        "mint-token": { type: "string" },
+        from: { type: "string" },
+        to: { type: "string" },
       },
     });
   } catch (error) {

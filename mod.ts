@@ -74,4 +74,6 @@ export * from "./lib/receipt.ts";
 export * from "./lib/context.ts";
 export * from "./lib/warnings.ts";
 export * from "./lib/imperatives.ts";
+export * from "./lib/summary.ts";
+export * from "./lib/a2a.ts";
 export type { ZipLimits } from "./lib/zip_reader.ts";
