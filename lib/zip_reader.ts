@@ -1185,9 +1185,7 @@ function openBody(
   }, { highWaterMark: 0 });
 
   const inflated = entry.method === 8
-    ? compressed.pipeThrough(
-      new DecompressionStream("deflate-raw") as TransformStream<Uint8Array, Uint8Array>,
-    )
+    ? inflateToExactEnd(compressed, () => checkDeflateEnd(source, start, end, where))
     : compressed;
   const reader = inflated.getReader();
   let finished = false;
@@ -1214,7 +1212,6 @@ function openBody(
       }
       if (result.done) {
         finished = true;
-        if (entry.method === 8) await checkDeflateEnd(source, start, end, where);
         if (produced !== entry.size) {
           throw new TaskPackReadError(
             "zip-size",
@@ -1346,13 +1343,83 @@ function rangeStream(
 }
 
 /**
- * Makes an entry's DEFLATE data end exactly where its compressed size says, with the same
- * verdict on every runtime. Strict platforms (Bun, browsers) refuse both faults while
- * inflating; where the platform is lenient, this runs a second pass once the data inflated
- * (before the size and CRC are compared, as a strict inflater would have failed first). Node 20
- * ignores bytes after the end: then the data less its last byte must not inflate. Deno accepts
- * a stream cut short: then the data plus one byte must fail exactly as trailing bytes do. A
- * platform lenient both ways cannot be checked by trying, and is not.
+ * Inflates an entry's raw DEFLATE data, failing unless the DEFLATE stream ends exactly where the
+ * data does, with the same verdict on every runtime. Strict platforms (Bun, browsers) refuse
+ * both faults while inflating. Deno accepts a stream cut short but refuses bytes after the end,
+ * so one more byte is written once the data is in: refused as trailing, the stream had ended;
+ * accepted, it had not. Node 20 ignores bytes after the end: `checkAgain` then makes a second
+ * pass (see {@linkcode checkDeflateEnd}). Errors are the platform's own, or plain errors that
+ * the caller reports as corrupt data.
+ */
+function inflateToExactEnd(
+  compressed: ReadableStream<Uint8Array>,
+  checkAgain: () => Promise<void>,
+): ReadableStream<Uint8Array> {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let probe: ((error: unknown) => boolean) | null = null;
+  let probing = false;
+  let lenient = false;
+  let writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
+  return new ReadableStream<Uint8Array>({
+    async start() {
+      const platform = await inflateQuirks();
+      const inflater = new DecompressionStream("deflate-raw") as TransformStream<
+        Uint8Array,
+        Uint8Array
+      >;
+      reader = inflater.readable.getReader();
+      if (!platform.acceptsUnfinished || platform.trailingMessage === null) {
+        lenient = platform.ignoresTrailing;
+        compressed.pipeTo(inflater.writable).catch(() => {});
+        return;
+      }
+      const trailing = platform.trailingMessage;
+      probe = (error) => error instanceof Error && error.message === trailing;
+      const input = compressed.getReader();
+      const sink = writer = inflater.writable.getWriter();
+      (async () => {
+        for (;;) {
+          const { done, value } = await input.read();
+          if (done) break;
+          await sink.write(value);
+        }
+        // An empty write is taken only once everything inflated so far has been read, so any
+        // output after it comes from the extra byte.
+        await sink.write(new Uint8Array(0));
+        probing = true;
+        await sink.write(new Uint8Array(1));
+        // Taken: the stream had not ended.
+        await sink.abort(new Error("the deflate stream is cut short"));
+      })().catch((error) => sink.abort(error).catch(() => {}));
+    },
+    async pull(controller) {
+      let result: ReadableStreamReadResult<Uint8Array>;
+      try {
+        result = await reader!.read();
+      } catch (error) {
+        if (!probing || !probe?.(error)) throw error;
+        // The extra byte was refused as trailing: the data ended exactly at its end.
+        controller.close();
+        return;
+      }
+      if (probing || (result.done && probe)) throw new Error("the deflate stream is cut short");
+      if (!result.done) {
+        controller.enqueue(result.value);
+        return;
+      }
+      if (lenient) await checkAgain();
+      controller.close();
+    },
+    cancel(reason) {
+      writer?.abort(reason).catch(() => {});
+      return reader?.cancel(reason).catch(() => {});
+    },
+  }, { highWaterMark: 0 });
+}
+
+/**
+ * The second pass for a platform that ignores bytes after the end of a DEFLATE stream (Node 20):
+ * the data less its last byte must not inflate, or the stream ended before the data did.
  */
 async function checkDeflateEnd(
   source: ByteSource,
@@ -1360,14 +1427,7 @@ async function checkDeflateEnd(
   end: number,
   where: string,
 ): Promise<void> {
-  const platform = await inflateQuirks();
-  if (platform.ignoresTrailing && !platform.acceptsUnfinished && end > start) {
-    if (await inflateOutcome(rangeStream([], source, start, end - 1)) === null) {
-      throw deflateTrailing(where);
-    }
-  }
-  if (platform.acceptsUnfinished && platform.trailingMessage !== null) {
-    const outcome = await inflateOutcome(rangeStream([new Uint8Array(1)], source, start, end));
-    if (outcome !== platform.trailingMessage) throw deflateCorrupt(where);
+  if (end > start && await inflateOutcome(rangeStream([], source, start, end - 1)) === null) {
+    throw deflateTrailing(where);
   }
 }

@@ -1211,3 +1211,41 @@ Deno.test("the forge writes raw little-endian records", () => {
   assert.deepEqual(new LE().u16(0x0102).u32(0x03040506).bytes, new Uint8Array([2, 1, 6, 5, 4, 3]));
   assert.deepEqual(extraRecord(0x0001, new Uint8Array([9])), new Uint8Array([1, 0, 1, 0, 9]));
 });
+
+Deno.test("a deflated entry must end exactly where its data does, small or large, in one pass", async (t) => {
+  // Deno's inflater accepts a stream cut short; the reader must not.
+  const random = new Uint8Array(300_000);
+  for (let i = 0; i < random.length; i += 65_536) {
+    crypto.getRandomValues(random.subarray(i, i + 65_536));
+  }
+  const text = utf8("a line of a log that repeats itself\n".repeat(20_000));
+  for (
+    const [label, content] of [["hello", utf8("hello")], ["random", random], [
+      "text",
+      text,
+    ]] as const
+  ) {
+    const whole = await deflate(content);
+    const cases: [string, Uint8Array, ReadErrorCode | null][] = [
+      ["whole", whole, null],
+      ["bytes after the end", new Uint8Array([...whole, 1, 2, 3]), "zip-size"],
+      ["one zero byte after the end", new Uint8Array([...whole, 0]), "zip-size"],
+      ["cut short by one byte", whole.subarray(0, -1), "zip-crc"],
+      ["cut in half", whole.subarray(0, whole.length >> 1), "zip-crc"],
+    ];
+    for (const [name, data, code] of cases) {
+      await t.step(`${label} (${content.length} bytes), ${name}`, async () => {
+        const zip = await openZip(bytesSource(forgeZip([{ name: "f", method: 8, data, content }])));
+        const reading = zip.read(zip.entries[0]!, Infinity);
+        if (code === null) assert.deepEqual(await reading, content);
+        else {
+          await assert.rejects(reading, (error: unknown) => {
+            assert.ok(error instanceof TaskPackReadError, String(error));
+            assert.equal(error.code, code, error.message);
+            return true;
+          });
+        }
+      });
+    }
+  }
+});
