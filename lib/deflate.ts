@@ -60,6 +60,15 @@ export interface Inflater {
     data: Uint8Array,
     size: number,
   ): { bytes: Uint8Array } | { problem: "trailing" | "too-large" | "corrupt" };
+  /**
+   * A streaming inflater for large entries, if the shell has one that is cheaper than the
+   * platform's `DecompressionStream`. It must be as strict as `inflate`: the stream errors on
+   * bytes after the end of the DEFLATE data (with "trailing" in its message) and on data cut
+   * short, and it must not inflate far ahead of what is read from it.
+   *
+   * @returns A readable/writable pair usable with `pipeThrough`.
+   */
+  inflateStream?(): TransformStream<Uint8Array, Uint8Array>;
 }
 
 /**

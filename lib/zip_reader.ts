@@ -1184,9 +1184,11 @@ function openBody(
     },
   }, { highWaterMark: 0 });
 
-  const inflated = entry.method === 8
-    ? inflateToExactEnd(compressed, () => checkDeflateEnd(source, start, end, where))
-    : compressed;
+  const inflated = entry.method !== 8
+    ? compressed
+    : inflater?.inflateStream
+    ? compressed.pipeThrough(inflater.inflateStream())
+    : inflateToExactEnd(compressed, () => checkDeflateEnd(source, start, end, where));
   const reader = inflated.getReader();
   let finished = false;
 

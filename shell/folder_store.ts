@@ -30,7 +30,13 @@ import { link, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from "
 import { hostname } from "node:os";
 import { join, posix, win32 } from "node:path";
 import process from "node:process";
-import { canonicalJson, isPlainObject, parseJsonStrict } from "../lib/_json.ts";
+import { isPlainObject, parseJsonStrict } from "../lib/_json.ts";
+import {
+  checkPassportId,
+  checkPassportState,
+  encodePassportState,
+  messageOf,
+} from "../lib/_store_record.ts";
 import { isPassportId } from "../lib/lineage.ts";
 import type { PassportState } from "../lib/model.ts";
 import {
@@ -191,7 +197,7 @@ export class FolderStore implements PassportStore {
    * @throws {TypeError} When `id` is not a passport id (so no other path is ever touched).
    */
   pathOf(id: string): string {
-    return join(this.dir, `${checkId(id)}.json`);
+    return join(this.dir, `${checkPassportId(id)}.json`);
   }
 
   /** Lists the passports, sorted by id; stray and broken entries are reported, not thrown. */
@@ -248,7 +254,7 @@ export class FolderStore implements PassportStore {
    * @throws {PassportFileError} When the file exists but is not a readable passport.
    */
   async open(id: string): Promise<PassportState | null> {
-    const stored = await this.#read(checkId(id));
+    const stored = await this.#read(checkPassportId(id));
     return stored.kind === "state" ? stored.state : null;
   }
 
@@ -260,9 +266,9 @@ export class FolderStore implements PassportStore {
    * @throws {StoreConflictError} When a passport with that id exists.
    */
   async create(state: PassportState): Promise<PassportState> {
-    const id = checkState(state);
+    const id = checkPassportState(state);
     const saved = { ...structuredClone(state), version: 1 };
-    const text = encode(saved);
+    const text = encodePassportState(saved);
     await mkdir(this.dir, { recursive: true, mode: FOLDER_MODE });
     return await this.#withLock(id, null, async (token) => {
       const stored = await this.#read(id);
@@ -281,7 +287,7 @@ export class FolderStore implements PassportStore {
    * @throws {StoreConflictError} When the store holds another version, or no such passport.
    */
   async save(state: PassportState, expectedVersion: number): Promise<PassportState> {
-    const id = checkState(state);
+    const id = checkPassportState(state);
     if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 0) {
       throw new TypeError(
         `Cannot save ${id}: the expected version must be a whole number, not ${
@@ -290,7 +296,7 @@ export class FolderStore implements PassportStore {
       );
     }
     const saved = { ...structuredClone(state), version: expectedVersion + 1 };
-    const text = encode(saved);
+    const text = encodePassportState(saved);
     // No folder means no passport: a conflict, and nothing is created.
     const noFolder = () => new StoreConflictError(id, expectedVersion, null);
     return await this.#withLock(id, noFolder, async (token) => {
@@ -311,12 +317,12 @@ export class FolderStore implements PassportStore {
    * @throws {StoreConflictError} When a passport with that id exists.
    */
   async importState(state: PassportState): Promise<PassportState> {
-    const id = checkState(state);
+    const id = checkPassportState(state);
     if (!Number.isSafeInteger(state.version) || state.version < 1) {
       throw new TypeError(`Cannot import ${id}: its version must be a whole number of at least 1`);
     }
     const saved = structuredClone(state);
-    const text = encode(saved);
+    const text = encodePassportState(saved);
     await mkdir(this.dir, { recursive: true, mode: FOLDER_MODE });
     return await this.#withLock(id, null, async (token) => {
       const stored = await this.#read(id);
@@ -662,38 +668,6 @@ export function resolveStoreDir(
   return defaultStoreDir(env, home, platform);
 }
 
-/** Accepts only passport ids, so a name can never walk out of the folder. */
-function checkId(id: unknown): string {
-  if (!isPassportId(id)) {
-    const shown = typeof id === "string" ? JSON.stringify(id.slice(0, 40)) : typeof id;
-    throw new TypeError(`Cannot use ${shown} as a passport id: expected TP-XXXX-XXXX`);
-  }
-  return id;
-}
-
-function checkState(state: PassportState): string {
-  if (!isPlainObject(state)) throw new TypeError("Cannot save: the passport is not an object");
-  return checkId(state.id);
-}
-
-/**
- * The file text of a state; refuses a state the reader could not read back (a prototype key,
- * nesting too deep), so a checkpoint can never make its own passport unreadable.
- */
-function encode(state: PassportState): string {
-  let text: string;
-  try {
-    text = canonicalJson(state);
-    parseJsonStrict(text);
-  } catch (error) {
-    throw new TypeError(
-      `Cannot save ${state.id}: ${messageOf(error).replace(/^Cannot read taskpack: /, "")}`,
-      { cause: error },
-    );
-  }
-  return text;
-}
-
 function parseLock(raw: string): LockInfo {
   const info: LockInfo = { pid: null, host: null, time: null, token: null, raw };
   let value: unknown;
@@ -801,8 +775,4 @@ function sleep(ms: number): Promise<void> {
 function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" ? code : undefined;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -37,7 +37,13 @@
  */
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { canonicalJson, isPlainObject, parseJsonStrict } from "../lib/_json.ts";
+import { isPlainObject, parseJsonStrict } from "../lib/_json.ts";
+import {
+  checkPassportId,
+  checkPassportState,
+  encodePassportState,
+  messageOf,
+} from "../lib/_store_record.ts";
 import { isPassportId } from "../lib/lineage.ts";
 import type { PassportState } from "../lib/model.ts";
 import {
@@ -351,7 +357,7 @@ export class KvStore implements PassportStore {
    * @throws {PassportRecordError} When the record exists but is not a readable passport.
    */
   async open(id: string): Promise<PassportState | null> {
-    checkId(id);
+    checkPassportId(id);
     const kv = await this.#connection.kv();
     let previous: string | null = null;
     for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
@@ -386,7 +392,7 @@ export class KvStore implements PassportStore {
    * @throws {StoreConflictError} When a passport with that id exists.
    */
   async create(state: PassportState): Promise<PassportState> {
-    const id = checkState(state);
+    const id = checkPassportState(state);
     return await this.#write({ ...structuredClone(state), version: 1 }, id, 0);
   }
 
@@ -399,7 +405,7 @@ export class KvStore implements PassportStore {
    * @throws {StoreConflictError} When a passport with that id exists.
    */
   async importState(state: PassportState): Promise<PassportState> {
-    const id = checkState(state);
+    const id = checkPassportState(state);
     if (!Number.isSafeInteger(state.version) || state.version < 1) {
       throw new TypeError(`Cannot import ${id}: its version must be a whole number of at least 1`);
     }
@@ -415,7 +421,7 @@ export class KvStore implements PassportStore {
    * @throws {StoreConflictError} When the store holds another version, or no such passport.
    */
   async save(state: PassportState, expectedVersion: number): Promise<PassportState> {
-    const id = checkState(state);
+    const id = checkPassportState(state);
     if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 0) {
       throw new TypeError(
         `Cannot save ${id}: the expected version must be a whole number, not ${
@@ -432,7 +438,7 @@ export class KvStore implements PassportStore {
    * against the record that was read.
    */
   async #write(saved: PassportState, id: string, expected: number): Promise<PassportState> {
-    const bytes = encoder.encode(encode(saved));
+    const bytes = encoder.encode(encodePassportState(saved));
     if (bytes.length > this.#maxBytes) {
       throw new RangeError(
         `Cannot save ${id}: the passport is ${bytes.length} bytes, more than the ${this.#maxBytes} this store holds`,
@@ -708,42 +714,9 @@ function headSize(head: Head): number {
   return JSON.stringify(head).length * 2 + 64;
 }
 
-/** Accepts only passport ids, so keys stay what they claim to be. */
-function checkId(id: unknown): string {
-  if (!isPassportId(id)) {
-    const shown = typeof id === "string" ? JSON.stringify(id.slice(0, 40)) : typeof id;
-    throw new TypeError(`Cannot use ${shown} as a passport id: expected TP-XXXX-XXXX`);
-  }
-  return id;
-}
-
-function checkState(state: PassportState): string {
-  if (!isPlainObject(state)) throw new TypeError("Cannot save: the passport is not an object");
-  return checkId(state.id);
-}
-
-/** The canonical JSON of a state; refuses one the reader could not read back. */
-function encode(state: PassportState): string {
-  let text: string;
-  try {
-    text = canonicalJson(state);
-    parseJsonStrict(text);
-  } catch (error) {
-    throw new TypeError(
-      `Cannot save ${state.id}: ${messageOf(error).replace(/^Cannot read taskpack: /, "")}`,
-      { cause: error },
-    );
-  }
-  return text;
-}
-
 function randomHex(bytes: number): string {
   return Array.from(
     crypto.getRandomValues(new Uint8Array(bytes)),
     (b) => b.toString(16).padStart(2, "0"),
   ).join("");
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

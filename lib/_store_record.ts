@@ -1,0 +1,49 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+/**
+ * What every store back end checks before it writes a passport, and how it encodes one: the
+ * same rules for a folder, Deno KV and anything that follows.
+ *
+ * @module
+ */
+import { canonicalJson, isPlainObject, parseJsonStrict } from "./_json.ts";
+import { isPassportId } from "./lineage.ts";
+import type { PassportState } from "./model.ts";
+
+/** Accepts only passport ids, so a file name or key can never be anything else. */
+export function checkPassportId(id: unknown): string {
+  if (!isPassportId(id)) {
+    const shown = typeof id === "string" ? JSON.stringify(id.slice(0, 40)) : typeof id;
+    throw new TypeError(`Cannot use ${shown} as a passport id: expected TP-XXXX-XXXX`);
+  }
+  return id;
+}
+
+/** The id of a state about to be saved, once it is known to be an object with a passport id. */
+export function checkPassportState(state: PassportState): string {
+  if (!isPlainObject(state)) throw new TypeError("Cannot save: the passport is not an object");
+  return checkPassportId(state.id);
+}
+
+/**
+ * The canonical JSON of a state; refuses a state the reader could not read back (a prototype
+ * key, nesting too deep), so a checkpoint can never make its own passport unreadable.
+ */
+export function encodePassportState(state: PassportState): string {
+  let text: string;
+  try {
+    text = canonicalJson(state);
+    parseJsonStrict(text);
+  } catch (error) {
+    throw new TypeError(
+      `Cannot save ${state.id}: ${messageOf(error).replace(/^Cannot read taskpack: /, "")}`,
+      { cause: error },
+    );
+  }
+  return text;
+}
+
+/** An error's message, or the thrown value as text. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
