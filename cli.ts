@@ -21,7 +21,6 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import denoConfig from "./deno.json" with { type: "json" };
 import { describeError, EXIT, type Io, UsageError } from "./cli/io.ts";
-import { parseLimitFlags } from "./cli/limits.ts";
 
 export type { Io } from "./cli/io.ts";
 
@@ -124,7 +123,9 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
     const maxInline = values["max-inline"] === undefined
       ? undefined
       : byteCount(values["max-inline"]);
-    const limits = parseLimitFlags(values.limit);
+    const limits = values.limit
+      ? (await import("./cli/limits.ts")).parseLimitFlags(values.limit)
+      : {};
     const common = { json, store: values.store, machine: values.machine, actor: values.actor };
     const passports = () => import("./cli/passports.ts");
     switch (verb) {
