@@ -302,7 +302,7 @@ export async function extractLuggage(
         made.add(folder);
       }
       if (file.size <= SMALL_EXTRACT) {
-        const bytes = await readAllBytes(file.open(), file.size);
+        const bytes = await (file.read?.() ?? readAllBytes(file.open(), file.size));
         const write: Promise<void> = writeNewFileBytes(dest, bytes).then(
           () => {
             inFlight.delete(write);

@@ -62,3 +62,27 @@ export async function* borrowChunks(
     byob.releaseLock();
   }
 }
+
+/** Luggage at most this large is read whole when its source offers `read()`. */
+const WHOLE_READ = 1 << 20;
+
+/**
+ * A luggage file's chunks: the whole file in one when it is small and its source can read it at
+ * once (no stream to set up: thousands of small files cost far less), else its stream's chunks
+ * as {@linkcode borrowChunks} lends them.
+ *
+ * @param file The luggage.
+ * @returns The chunks.
+ */
+export async function* luggageChunks(file: {
+  readonly size: number;
+  open(): ReadableStream<Uint8Array>;
+  read?(): Promise<Uint8Array>;
+}): AsyncGenerator<Uint8Array> {
+  if (file.read && file.size <= WHOLE_READ) {
+    const bytes = await file.read();
+    if (bytes.length > 0) yield bytes;
+    return;
+  }
+  yield* borrowChunks(file.open(), file.size);
+}

@@ -16,7 +16,7 @@ import { canonicalJson, isPlainObject } from "./_json.ts";
 import { deriveTagFiles, LUGGAGE_PREFIX, PASSPORT_PATH, type TagFiles } from "./bag.ts";
 import { type Deflater, looksCompressible, platformDeflater } from "./deflate.ts";
 import { type Progress, progressCounter } from "./_progress.ts";
-import { borrowChunks } from "./_chunks.ts";
+import { luggageChunks } from "./_chunks.ts";
 import { type Digests, portableDigests, sha256Hex } from "./digests.ts";
 import { RefusalError } from "./errors.ts";
 import { flatAttachment, flatText } from "./flat.ts";
@@ -475,7 +475,7 @@ async function prepareLuggage(
   let size = 0;
   // Each chunk is looked at once (hash, CRC, scan, a copy of the sample): it may be read into
   // a buffer used again for the next one.
-  for await (const value of borrowChunks(file.open(), file.size)) {
+  for await (const value of luggageChunks(file)) {
     hasher.update(value);
     crc = digests.crc32(value, crc);
     scanner.push(value);

@@ -28,7 +28,7 @@ import { type ByteSource, bytesSource, chunkedStream, type Luggage } from "./sou
 import { DEFAULT_ZIP_LIMITS, openZip, type ZipEntry, type ZipLimits } from "./zip_reader.ts";
 import { isInstructionKey, type ScanResult, TextScanner } from "./patterns.ts";
 import { type Progress, progressCounter } from "./_progress.ts";
-import { borrowChunks } from "./_chunks.ts";
+import { luggageChunks } from "./_chunks.ts";
 import type { Inflater } from "./deflate.ts";
 
 /** Limits on what a reader accepts; each refusal names the limit it hit. */
@@ -368,6 +368,7 @@ async function decodeBag(
     size: entry.size,
     declaredSha256: declared.get(entry.name) ?? null,
     open: () => zip.open(entry),
+    read: () => zip.read(entry, entry.size),
   }));
   const bom = passportBytes !== rawPassport;
   return { encoding: "bag", object, passportBytes, text: null, tagFiles, luggage, deviations, bom };
@@ -561,6 +562,7 @@ function decodeAttachments(
       size: held.length,
       declaredSha256: typeof sha256 === "string" ? sha256 : null,
       open: () => chunkedStream(held),
+      read: () => Promise.resolve(held),
     });
   });
   const clash = luggageSetProblem(out.map((file) => file.name));
@@ -676,7 +678,7 @@ export async function auditLuggage(
     const scanner = new TextScanner();
     try {
       // Each chunk is looked at once: it may be read into a buffer used again for the next.
-      for await (const value of borrowChunks(file.open(), file.size)) {
+      for await (const value of luggageChunks(file)) {
         hasher.update(value);
         scanner.push(value);
         progress.bytes(value.length);

@@ -265,7 +265,8 @@ export async function openZip(
           `entry size ${entry.size} is over the limit of ${maxBytes} bytes for this read`,
         );
       }
-      return await readAllBytes(openBody(source, record, digests, options.inflater), maxBytes);
+      return await (wholeBody(source, record, digests, options.inflater) ??
+        readAllBytes(openBody(source, record, digests, options.inflater), maxBytes));
     },
   };
 }
@@ -1076,54 +1077,98 @@ const ONE_SHOT_COMPRESSED = 256 * 1024;
 const ONE_SHOT_SIZE = 4 << 20;
 
 /** Inflates a small entry in one call, checking its end, size and CRC-32 as streaming does. */
-function inflateOnce(
+async function inflateWhole(
   source: ByteSource,
   record: EntryRecord,
   digests: Digests,
   inflater: Inflater,
-): ReadableStream<Uint8Array> {
+): Promise<Uint8Array> {
   const { entry, where } = record;
+  let data: Uint8Array;
+  try {
+    data = await readExact(source, record.dataOffset, entry.compressedSize);
+  } catch (error) {
+    throw error instanceof SourceFailure ? error.error : error;
+  }
+  const result = inflater.inflate(data, entry.size);
+  if ("problem" in result) {
+    if (result.problem === "trailing") throw deflateTrailing(where);
+    if (result.problem === "too-large") throw inflatesPastSize(record);
+    throw deflateCorrupt(where);
+  }
+  return checkWhole(result.bytes, record, digests);
+}
+
+/** Reads a small stored entry in one call, checking its CRC-32. */
+async function storedWhole(
+  source: ByteSource,
+  record: EntryRecord,
+  digests: Digests,
+): Promise<Uint8Array> {
+  let data: Uint8Array;
+  try {
+    data = await readExact(source, record.dataOffset, record.entry.size);
+  } catch (error) {
+    throw error instanceof SourceFailure ? error.error : error;
+  }
+  return checkWhole(data, record, digests);
+}
+
+function checkWhole(bytes: Uint8Array, record: EntryRecord, digests: Digests): Uint8Array {
+  const { entry, where } = record;
+  if (bytes.length > entry.size) throw inflatesPastSize(record);
+  if (bytes.length !== entry.size) {
+    throw new TaskPackReadError(
+      "zip-size",
+      where,
+      `the entry holds ${bytes.length} bytes but declares ${entry.size}`,
+    );
+  }
+  if (digests.crc32(bytes, 0) !== entry.crc32) {
+    throw new TaskPackReadError("zip-crc", where, "the CRC-32 does not match the entry's data");
+  }
+  return bytes;
+}
+
+function inflatesPastSize(record: EntryRecord): TaskPackReadError {
+  return new TaskPackReadError(
+    "zip-size",
+    record.where,
+    `the entry inflates to more than the ${record.entry.size} bytes it declares`,
+  );
+}
+
+/**
+ * The whole body of a small entry, read (and inflated) in one call rather than streamed, or
+ * null when the entry is not small or there is no one-shot inflater for it.
+ */
+function wholeBody(
+  source: ByteSource,
+  record: EntryRecord,
+  digests: Digests,
+  inflater?: Inflater,
+): Promise<Uint8Array> | null {
+  const { entry } = record;
+  if (entry.method === 0 && entry.size <= ONE_SHOT_COMPRESSED) {
+    return storedWhole(source, record, digests);
+  }
+  if (
+    inflater && entry.method === 8 && entry.compressedSize <= ONE_SHOT_COMPRESSED &&
+    entry.size <= ONE_SHOT_SIZE
+  ) {
+    return inflateWhole(source, record, digests, inflater);
+  }
+  return null;
+}
+
+/** A stream of one chunk: the whole body. */
+function wholeStream(read: () => Promise<Uint8Array>): ReadableStream<Uint8Array> {
   let done = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (done) return controller.close();
       done = true;
-      let data: Uint8Array;
-      try {
-        data = await readExact(source, record.dataOffset, entry.compressedSize);
-      } catch (error) {
-        throw error instanceof SourceFailure ? error.error : error;
-      }
-      const result = inflater.inflate(data, entry.size);
-      if ("problem" in result) {
-        if (result.problem === "trailing") throw deflateTrailing(where);
-        if (result.problem === "too-large") {
-          throw new TaskPackReadError(
-            "zip-size",
-            where,
-            `the entry inflates to more than the ${entry.size} bytes it declares`,
-          );
-        }
-        throw deflateCorrupt(where);
-      }
-      const bytes = result.bytes;
-      if (bytes.length > entry.size) {
-        throw new TaskPackReadError(
-          "zip-size",
-          where,
-          `the entry inflates to more than the ${entry.size} bytes it declares`,
-        );
-      }
-      if (bytes.length !== entry.size) {
-        throw new TaskPackReadError(
-          "zip-size",
-          where,
-          `the entry holds ${bytes.length} bytes but declares ${entry.size}`,
-        );
-      }
-      if (digests.crc32(bytes, 0) !== entry.crc32) {
-        throw new TaskPackReadError("zip-crc", where, "the CRC-32 does not match the entry's data");
-      }
+      const bytes = await read();
       if (bytes.length > 0) controller.enqueue(bytes);
       else controller.close();
     },
@@ -1141,7 +1186,7 @@ function openBody(
     inflater && entry.method === 8 && entry.compressedSize <= ONE_SHOT_COMPRESSED &&
     entry.size <= ONE_SHOT_SIZE
   ) {
-    return inflateOnce(source, record, digests, inflater);
+    return wholeStream(() => inflateWhole(source, record, digests, inflater));
   }
   if (entry.method === 0 && canReadInto(source)) return storedBody(source, record, digests);
   const start = record.dataOffset;

@@ -384,6 +384,7 @@ function walkPaths(
       name,
       size,
       open: () => size <= SMALL_FILE ? smallFileStream(absolute) : fileStream(absolute, size),
+      ...(size <= SMALL_FILE ? { read: () => Promise.resolve(readWhole(absolute)) } : {}),
     });
   }
   return out;

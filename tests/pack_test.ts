@@ -255,3 +255,42 @@ Deno.test("more than 65,535 luggage files pack, judge and read back (ZIP64 end r
   assert.deepEqual(report.checks.filter((c) => !c.ok), []);
   assert.equal((await decodePack(bag)).luggage.length, 70_000);
 });
+
+Deno.test("small luggage is read whole when its source can, with the same result as streaming it", async () => {
+  const text = "release notes\n".repeat(100);
+  const streamed = luggageFromBytes("notes.txt", text);
+  const streamOnly = { name: streamed.name, size: streamed.size, open: () => streamed.open() };
+  const a = await preparePack(pack(), [streamed]);
+  const b = await preparePack(pack(), [streamOnly]);
+  assert.equal(a.digest, b.digest);
+  assert.deepEqual(await streamBytes(encodeBag(a)), await streamBytes(encodeBag(b)));
+  // A source whose whole read disagrees with its declared size (the file changed) is refused.
+  const grown = {
+    ...streamOnly,
+    read: () => Promise.resolve(new TextEncoder().encode(text + "!")),
+  };
+  await assert.rejects(preparePack(pack(), [grown]), /is 1401 bytes, not the 1400 declared/);
+  // Each path reads the bytes it is given: a source's read() is what gets hashed.
+  const other = {
+    ...streamOnly,
+    read: () => Promise.resolve(new TextEncoder().encode("x".repeat(1400))),
+  };
+  assert.notEqual((await preparePack(pack(), [other])).digest, a.digest);
+});
+
+Deno.test("a bag's small luggage read whole is checked as strictly as when streamed", async () => {
+  const prepared = await preparePack(pack(), [luggageFromBytes("a.txt", "hello there")]);
+  const bag = await streamBytes(encodeBag(prepared));
+  const decoded = await decodePack(bag);
+  const file = decoded.luggage[0]!;
+  assert.ok(file.read, "bag luggage offers a whole read");
+  assert.deepEqual(await file.read!(), await streamBytes(file.open()));
+  // Corrupt one byte of the stored body: both paths refuse with the CRC.
+  const at = new TextDecoder("latin1").decode(bag).indexOf("hello there");
+  assert.ok(at > 0);
+  const broken = bag.slice();
+  broken[at] = 0x48;
+  const bad = (await decodePack(broken)).luggage[0]!;
+  await assert.rejects(bad.read!(), /CRC-32/);
+  await assert.rejects(streamBytes(bad.open()), /CRC-32/);
+});
