@@ -172,6 +172,11 @@ const INFLATE_SLACK = 1 << 20;
  * no measurable throughput.
  */
 const INFLATE_MAX_INPUT = 1 << 10;
+/**
+ * The same for a shell's streaming inflater, which hands its output on in pieces of its own
+ * (so one write does not become one buffer): 16 KiB inflate to at most about 16 MiB.
+ */
+const SHELL_INFLATE_MAX_INPUT = 16 << 10;
 const INFLATE_MIN_INPUT = 1 << 10;
 /** The ratio limit applies above this inflated size. */
 const RATIO_FLOOR = 1 << 20;
@@ -1200,11 +1205,12 @@ function openBody(
   let position = start;
   let buffer: Uint8Array = new Uint8Array(0);
   let bufferOffset = 0;
+  const maxInput = inflater?.inflateStream ? SHELL_INFLATE_MAX_INPUT : INFLATE_MAX_INPUT;
   const piece = (): number => {
     if (entry.method === 0) return BODY_READ;
     const remaining = Math.max(0, entry.size - produced);
     const room = Math.ceil((remaining + INFLATE_SLACK) / DEFLATE_MAX_RATIO);
-    return Math.min(INFLATE_MAX_INPUT, Math.max(INFLATE_MIN_INPUT, room));
+    return Math.min(maxInput, Math.max(INFLATE_MIN_INPUT, room));
   };
   const compressed = new ReadableStream<Uint8Array>({
     async pull(controller) {

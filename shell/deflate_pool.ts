@@ -351,7 +351,9 @@ function probeInflater(): Inflater | undefined {
  * `DecompressionStream` on large entries.
  */
 function strictInflateStream(): TransformStream<Uint8Array, Uint8Array> {
-  const inflate = createInflateRaw({ rejectGarbageAfterEnd: true } as ZlibOptions);
+  const inflate = createInflateRaw(
+    { rejectGarbageAfterEnd: true, chunkSize: 256 << 10 } as ZlibOptions,
+  );
   let failure: { error: unknown } | null = null;
   let output: TransformStreamDefaultController<Uint8Array> | null = null;
   inflate.on("data", (chunk: Uint8Array) => {

@@ -406,11 +406,25 @@ export async function writeNewFile(
   size?: number,
 ): Promise<void> {
   const file = openFile(path, "create");
+  // Inflated data arrives in small pieces; a write call per piece costs more than the copy
+  // that gathers them into 1 MiB writes.
+  const gathered = new Uint8Array(Math.min(CHUNK, (size ?? CHUNK) + 1));
+  let filled = 0;
+  const flush = () => {
+    if (filled > 0) file.write(gathered.subarray(0, filled));
+    filled = 0;
+  };
   try {
     for await (const chunk of borrowChunks(data, size)) {
-      file.write(chunk);
+      if (filled + chunk.length > gathered.length) flush();
+      if (chunk.length >= gathered.length) file.write(chunk);
+      else {
+        gathered.set(chunk, filled);
+        filled += chunk.length;
+      }
       onBytes?.(chunk.length);
     }
+    flush();
   } finally {
     file.close();
   }

@@ -303,13 +303,15 @@ if (import.meta.main) {
   // deno run -A --v8-flags=--expose-gc tests/_hostile_generated.ts <MiB> [bomb files...]
   //
   // Lying bombs (these and the committed ones) must be stopped before they cost memory: RSS
-  // is measured as it is. The honest bomb is inflated to the end (twice: the reader's second
-  // pass checks where the DEFLATE data ends); to show what the reader holds rather than what
-  // the collector has yet to free, a collection runs after every inflated chunk, and the RSS
-  // without that is reported too.
+  // is measured as it is. The honest bomb is inflated to the end; to show what the reader
+  // holds rather than what the collector has yet to free, a collection runs after every
+  // inflated chunk, and the RSS without that is reported too. Both with the platform's
+  // inflater (the library's default) and with the CLI's.
   const { judge } = await import("../lib/conformance.ts");
   const { land } = await import("../lib/land.ts");
   const { nativeDigests } = await import("../shell/node_digests.ts");
+  const { nativeInflater } = await import("../shell/deflate_pool.ts");
+  type Inflater = import("../lib/deflate.ts").Inflater;
   const gc = (globalThis as { gc?: () => void }).gc;
   const mib = Number(Deno.args[0] ?? 256);
   const bombs = await bigBombs(mib);
@@ -335,7 +337,27 @@ if (import.meta.main) {
     }
   }
   globalThis.DecompressionStream = Collecting as unknown as typeof DecompressionStream;
-  const measure = async (honest: boolean, collecting: boolean) => {
+  // The CLI's inflater (node:zlib), with the same collection hook on its output.
+  const native = nativeInflater()!;
+  const shellInflater: Inflater = {
+    inflate: native.inflate,
+    inflateStream: () => {
+      const inner = native.inflateStream!();
+      return {
+        writable: inner.writable,
+        readable: inner.readable.pipeThrough(
+          new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, controller) {
+              if (collect) gc?.();
+              controller.enqueue(chunk);
+            },
+          }),
+        ),
+      };
+    },
+  };
+  const measure = async (honest: boolean, collecting: boolean, inflater?: Inflater) => {
+    const options = { digests: nativeDigests, ...(inflater ? { inflater } : {}) };
     collect = collecting;
     gc?.();
     const before = Deno.memoryUsage().rss;
@@ -343,11 +365,11 @@ if (import.meta.main) {
     const results: Record<string, unknown>[] = [];
     for (const { name, bytes } of bombs.filter((b) => b.honest === honest)) {
       const t0 = performance.now();
-      const report = await judge(bytes, { digests: nativeDigests });
+      const report = await judge(bytes, options);
       peak = Math.max(peak, Deno.memoryUsage().rss);
       let landed = "accept";
       try {
-        await land(bytes, { digests: nativeDigests });
+        await land(bytes, options);
       } catch (error) {
         landed = (error as { code?: string }).code ?? String(error);
       }
@@ -360,5 +382,7 @@ if (import.meta.main) {
   const lying = await measure(false, false);
   const honest = await measure(true, gc !== undefined);
   const honestUncollected = (await measure(true, false)).growth;
-  console.log(JSON.stringify({ lying, honest, honestUncollected }));
+  const lyingShell = await measure(false, false, shellInflater);
+  const honestShell = await measure(true, gc !== undefined, shellInflater);
+  console.log(JSON.stringify({ lying, honest, honestUncollected, lyingShell, honestShell }));
 }
