@@ -25,6 +25,7 @@
  *
  * @module
  */
+import { concatBytes } from "./lib/_bytes.ts";
 import {
   A2A_EXTENSIONS_HEADER,
   type A2AAgentCard,
@@ -141,13 +142,7 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array> {
     }
     parts.push(value);
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /**

@@ -9,6 +9,8 @@ import { RefusalError, TaskPackReadError } from "../lib/errors.ts";
 import { ReceiptError } from "../lib/receipt.ts";
 import { StoreConflictError } from "../lib/store.ts";
 
+export { formatBytes } from "../lib/_bytes.ts";
+
 /** Exit codes, as documented in `--help` and the README. */
 export const EXIT = {
   /** Done; for `conformance`: the pack is conformant. */
@@ -73,22 +75,4 @@ export function describeError(error: unknown): { message: string; code: number }
 function pathOf(error: unknown): string {
   const path = (error as { path?: unknown })?.path;
   return typeof path === "string" ? path : "(unknown path)";
-}
-
-/**
- * Formats a byte count for people: `5.3 KiB`, `1.0 GiB`.
- *
- * @param bytes The count.
- * @returns The text.
- */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KiB", "MiB", "GiB", "TiB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
 }

@@ -75,3 +75,21 @@ export async function readAllBytes(
   }
   return parts.length === 1 ? parts[0]! : concatBytes(parts);
 }
+
+/**
+ * Formats a byte count for people: `5.3 KiB`, `1.0 GiB`.
+ *
+ * @param bytes The count.
+ * @returns The text.
+ */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KiB", "MiB", "GiB", "TiB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

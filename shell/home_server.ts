@@ -35,6 +35,7 @@
  *
  * @module
  */
+import { concatBytes } from "../lib/_bytes.ts";
 import { isPlainObject, parseJsonStrict } from "../lib/_json.ts";
 import { portableDigests, sha256Hex } from "../lib/digests.ts";
 import { isPassportId, mintPassportId } from "../lib/lineage.ts";
@@ -406,12 +407,7 @@ async function readJson(
       chunks.push(value);
     }
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
+  const bytes = concatBytes(chunks);
   let text: string;
   try {
     text = utf8.decode(bytes);

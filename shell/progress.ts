@@ -9,6 +9,7 @@
  */
 import process from "node:process";
 import type { Progress } from "../lib/read.ts";
+import { formatBytes } from "../lib/_bytes.ts";
 
 /** Luggage this large (bytes or files) gets a progress line. */
 const LARGE_BYTES = 64 * 1024 * 1024;
@@ -35,18 +36,6 @@ export interface ProgressLine {
   readonly update: (progress: Progress) => void;
   /** Erases the line (if one was drawn). */
   done(): void;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KiB", "MiB", "GiB", "TiB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
 }
 
 function formatSeconds(seconds: number): string {
