@@ -7,14 +7,12 @@
  */
 import { homedir, hostname, userInfo } from "node:os";
 import process from "node:process";
-import { formatPackedAt } from "../lib/pack.ts";
 import { mintPassportId } from "../lib/lineage.ts";
 import type { PassportStore } from "../lib/store.ts";
 import { defaultStoreDir, FolderStore, resolveStoreDir } from "../shell/folder_store.ts";
 import { dirname, join } from "node:path";
 import { portableDigests, sha256Hex } from "../lib/digests.ts";
-import { KvStore, kvUnavailable } from "../shell/kv_store.ts";
-import { defaultTokenDir, HttpStore } from "../shell/http_store.ts";
+import type { KvStore } from "../shell/kv_store.ts";
 
 /** The store named by `--store`, else `TASKPACK_STORE`, else the per-user default. */
 export function storeDir(flag: string | undefined): string {
@@ -27,20 +25,22 @@ export function storeDir(flag: string | undefined): string {
  * where landed luggage goes: the folder itself, or for the others a folder of their own under
  * the per-user data folder (`.../taskpack/luggage/<store>`). `name` is the store as given.
  */
-export function openStore(
+export async function openStore(
   flag: string | undefined,
-): { store: PassportStore; dir: string; name: string } {
+): Promise<{ store: PassportStore; dir: string; name: string }> {
   const name = storeDir(flag);
   if (/^(kv:|https?:\/\/)/i.test(name)) {
-    return { store: openOtherStore(name), dir: luggageDir(name), name };
+    return { store: await openOtherStore(name), dir: luggageDir(name), name };
   }
   return { store: new FolderStore(name), dir: name, name };
 }
 
 const kvStores = new Map<string, KvStore>();
 
-function openOtherStore(spec: string): PassportStore {
+// The other back ends are loaded only when named: a folder store never pays for them.
+async function openOtherStore(spec: string): Promise<PassportStore> {
   if (/^kv:/i.test(spec)) {
+    const { KvStore, kvUnavailable } = await import("../shell/kv_store.ts");
     const why = kvUnavailable();
     if (why) throw new Error(why);
     if (spec.length === 3) throw new Error("kv: needs a path or a URL: --store kv:<path-or-url>");
@@ -49,6 +49,7 @@ function openOtherStore(spec: string): PassportStore {
     if (!store) kvStores.set(spec, store = new KvStore(spec.slice(3)));
     return store;
   }
+  const { defaultTokenDir, HttpStore } = await import("../shell/http_store.ts");
   const actor = actorName(undefined);
   return new HttpStore(spec, {
     ...(process.env.TASKPACK_TOKEN ? { token: process.env.TASKPACK_TOKEN } : {}),
@@ -95,7 +96,8 @@ export function actorName(flag: string | undefined): string {
 
 /** The time now, as a pack writes it. */
 export function now(): string {
-  return formatPackedAt(new Date());
+  // A pack's `packed_at` form: RFC 3339, UTC, whole seconds.
+  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
 /** Mints an id no passport in the store has. */

@@ -86,7 +86,7 @@ async function landNew(
       `${path} is a receipt answering ${target}; merge it into that passport: taskpack land ${path} --into ${target}`,
     );
   }
-  const { store, dir } = openStore(flags.store);
+  const { store, dir } = await openStore(flags.store);
   const machine = machineName(flags.machine);
   const newId = await mintUniqueId(store);
   const plan = planLanding(pack, {
@@ -144,7 +144,7 @@ async function mergeInto(
   flags: LandFlags,
   io: Io,
 ): Promise<number> {
-  const { store, dir } = openStore(flags.store);
+  const { store, dir } = await openStore(flags.store);
   const target = await requirePassport(store, into);
   const merged = mergeReceipt(target, landed.object);
   const stamp = String(landed.object.packed_at ?? "").replace(/[^0-9]/g, "").slice(0, 14);

@@ -42,8 +42,8 @@ export async function runMigrate(flags: MigrateFlags, io: Io): Promise<number> {
   const from = storeDir(flags.from);
   const to = storeDir(flags.to);
   if (from === to) throw new UsageError("migrate needs two different stores");
-  const source = openStore(flags.from).store;
-  const destination = openStore(flags.to).store;
+  const source = (await openStore(flags.from)).store;
+  const destination = (await openStore(flags.to)).store;
   try {
     if (!destination.importState) {
       throw new Error(`Cannot migrate into ${to}: that store cannot keep versions`);

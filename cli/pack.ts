@@ -102,7 +102,7 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
     throw new UsageError(`--kind is handoff or receipt, not "${flags.kind}"`);
   }
   const kind = flags.kind === "receipt" ? "receipt" : "handoff";
-  const { store } = openStore(flags.store);
+  const { store } = await openStore(flags.store);
   const home = await requirePassport(store, id);
 
   const fresh = assignAskIds(home, [

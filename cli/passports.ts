@@ -63,7 +63,7 @@ export async function requirePassport(
 export async function runNew(flags: PassportFlags, io: Io): Promise<number> {
   if (!flags.title) throw new UsageError("new needs --title <text>");
   if (!flags.goal) throw new UsageError("new needs --goal <text>");
-  const { store } = openStore(flags.store);
+  const { store } = await openStore(flags.store);
   const state = newPassportState({
     id: await mintUniqueId(store),
     title: flags.title,
@@ -82,7 +82,7 @@ export async function runNew(flags: PassportFlags, io: Io): Promise<number> {
 
 /** `list` */
 export async function runList(flags: PassportFlags, io: Io): Promise<number> {
-  const { store, name } = openStore(flags.store);
+  const { store, name } = await openStore(flags.store);
   const listing = await store.list();
   for (const problem of listing.problems) io.err(`skipped ${problem.entry}: ${problem.reason}\n`);
   if (flags.json) {
@@ -113,7 +113,7 @@ export async function runOpen(
   flags: PassportFlags,
   io: Io,
 ): Promise<number> {
-  const { store } = openStore(flags.store);
+  const { store } = await openStore(flags.store);
   const state = await requirePassport(store, id);
   const context = compileContext(state);
   if (flags.json) {
@@ -128,7 +128,7 @@ export async function runPrompt(
   flags: PassportFlags,
   io: Io,
 ): Promise<number> {
-  const { store } = openStore(flags.store);
+  const { store } = await openStore(flags.store);
   const state = await requirePassport(store, id);
   io.out(
     flags.json
@@ -154,7 +154,7 @@ export async function runCheckpoint(flags: PassportFlags, io: Io): Promise<numbe
   if (!isPlainObject(state) || !isPassportId(state.id)) {
     throw new UsageError(`${file} is not a passport state (an object with an id TP-XXXX-XXXX)`);
   }
-  const { store } = openStore(flags.store);
+  const { store } = await openStore(flags.store);
   await requirePassport(store, state.id);
   const saved = await store.save({ ...(state as PassportState), updated_at: now() }, expected);
   if (flags.json) io.out(JSON.stringify(passportReply(saved)) + "\n");
@@ -173,7 +173,7 @@ export async function runAnswer(
     throw new UsageError("Expected: taskpack answer <id> <ask-id> --text <answer>");
   }
   if (!flags.text) throw new UsageError("answer needs --text <answer>");
-  const { store } = openStore(flags.store);
+  const { store } = await openStore(flags.store);
   const state = await requirePassport(store, id);
   const by = `${actorName(flags.actor) || "someone"}@${machineName(flags.machine)}`;
   const saved = await store.save({
@@ -187,7 +187,7 @@ export async function runAnswer(
 
 /** `doctor`: is the store usable? */
 export async function runDoctor(flags: PassportFlags, io: Io): Promise<number> {
-  const { store, dir, name } = openStore(flags.store);
+  const { store, dir, name } = await openStore(flags.store);
   // For a kv: or http(s) store, the folder probed is where its landed luggage goes.
   const report: Record<string, unknown> = {
     ready: false,

@@ -58,7 +58,7 @@ export function ledgerFor(store: PassportStore, dir: string): PassportStore {
  */
 export async function runServeHome(flags: ServeHomeFlags, io: Io): Promise<number> {
   const spec = storeDir(flags.store);
-  const { store, dir } = openStore(flags.store);
+  const { store, dir } = await openStore(flags.store);
   const ledger = ledgerFor(store, dir);
   try {
     const mint = flags["mint-token"];
