@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { scanPool } from "../shell/scan_pool.ts";
 import { judge } from "../lib/conformance.ts";
 import type { Report } from "../lib/model.ts";
 import type { ReadLimits } from "../lib/read.ts";
@@ -31,16 +32,19 @@ export async function runConformance(
 ): Promise<number> {
   const source = await openFileSource(path);
   const progress = progressLine("checking", !json);
+  const scans = scanPool();
   let report: Report;
   try {
     report = await judge(source, {
       digests: nativeDigests,
       limits,
       onProgress: progress.update,
+      scanner: scans.scanner,
       ...inflaterOption(),
     });
   } finally {
     progress.done();
+    scans.close();
     await source.close();
   }
   io.out(json ? JSON.stringify(report, null, 2) + "\n" : formatReport(path, report));

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { scanPool } from "../shell/scan_pool.ts";
 import { land } from "../lib/land.ts";
 import { encodeBagInto, encodeFlat, type PreparedPack, preparePack } from "../lib/pack.ts";
 import type { Progress, ReadLimits } from "../lib/read.ts";
@@ -86,6 +87,7 @@ export async function runConvert(
   targetEncoding(output);
   const source = await openFileSource(input);
   const deflater = deflatePool();
+  const scans = scanPool();
   const checking = progressLine("checking", !options.json);
   const packing = progressLine("packing", !options.json);
   const writing = progressLine("writing", !options.json);
@@ -94,6 +96,7 @@ export async function runConvert(
       digests: nativeDigests,
       limits: options.limits ?? {},
       onProgress: checking.update,
+      scanner: scans.scanner,
       ...inflaterOption(),
     });
     checking.done();
@@ -101,6 +104,7 @@ export async function runConvert(
     const pack = await preparePack(landed.object, landed.luggage, {
       digests: nativeDigests,
       onProgress: packing.update,
+      scanner: scans.scanner,
       ...(bag ? { deflater } : {}),
     });
     packing.done();
@@ -139,6 +143,7 @@ export async function runConvert(
     packing.done();
     writing.done();
     deflater.close();
+    scans.close();
     await source.close();
   }
 }

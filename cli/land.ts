@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { scanPool } from "../shell/scan_pool.ts";
 import { lstat, mkdir, mkdtemp, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { findImperatives, type Imperative } from "../lib/imperatives.ts";
@@ -54,16 +55,19 @@ export async function runLand(path: string, flags: LandFlags, io: Io): Promise<n
   try {
     // Every check — integrity, names, refusals, the whole luggage — before anything is written.
     const progress = progressLine("checking", !flags.json);
+    const scans = scanPool();
     let landed: LandedPack;
     try {
       landed = await land(source, {
         digests: nativeDigests,
         limits: flags.limits ?? {},
         onProgress: progress.update,
+        scanner: scans.scanner,
         ...inflaterOption(),
       });
     } finally {
       progress.done();
+      scans.close();
     }
     return flags.into
       ? await mergeInto(landed, flags.into, flags, io)

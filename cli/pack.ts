@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { scanPool } from "../shell/scan_pool.ts";
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { parseJsonStrict } from "../lib/_json.ts";
@@ -135,6 +136,7 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
   }
   // Small files are deflated as they are read; large ones on the other cores (same bytes).
   const deflater = deflatePool();
+  const scans = scanPool();
   const packing = progressLine("packing", !flags.json);
   const writing = progressLine("writing", !flags.json);
   try {
@@ -143,6 +145,7 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
     const prepared = await preparePack(object, luggage, {
       digests: nativeDigests,
       onProgress: packing.update,
+      scanner: scans.scanner,
       ...(bag ? { deflater } : {}),
     });
     packing.done();
@@ -201,5 +204,6 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
     packing.done();
     writing.done();
     deflater.close();
+    scans.close();
   }
 }

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import type { ScannerFactory } from "./patterns.ts";
 import { bytesEqual, utf8 } from "./_bytes.ts";
 import { canonicalJson, isPlainObject } from "./_json.ts";
 import {
@@ -68,6 +69,8 @@ export interface JudgeOptions {
   onProgress?: (progress: Progress) => void;
   /** A one-shot decoder for small deflated entries (see `ReadOptions.inflater`). */
   inflater?: Inflater;
+  /** Makes the scanner for each luggage file (default: a `TextScanner` on this thread). */
+  scanner?: ScannerFactory;
 }
 
 /**
@@ -119,6 +122,7 @@ export async function judge(
     const audits = await auditLuggage(decoded, {
       digests,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.scanner ? { scanner: options.scanner } : {}),
     });
     for (const audit of audits) {
       const where = LUGGAGE_PREFIX + audit.name;

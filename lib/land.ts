@@ -11,6 +11,7 @@
  *
  * @module
  */
+import type { ScannerFactory } from "./patterns.ts";
 import { isPlainObject } from "./_json.ts";
 import { type Digests, portableDigests } from "./digests.ts";
 import { RefusalError, TaskPackReadError } from "./errors.ts";
@@ -40,6 +41,8 @@ export interface LandOptions {
   onProgress?: (progress: Progress) => void;
   /** A one-shot decoder for small deflated entries (see `ReadOptions.inflater`). */
   inflater?: Inflater;
+  /** Makes the scanner for each luggage file (default: a `TextScanner` on this thread). */
+  scanner?: ScannerFactory;
 }
 
 /** A pack that may land, with the repairs that were needed. */
@@ -149,6 +152,7 @@ export async function land(
   const audits = await auditLuggage(decoded, {
     digests,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.scanner ? { scanner: options.scanner } : {}),
   });
   for (const audit of audits) {
     if (audit.error) throw audit.error;

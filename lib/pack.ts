@@ -32,7 +32,7 @@ import {
   type Repair,
 } from "./model.ts";
 import { luggageSetProblem } from "./names.ts";
-import { TextScanner } from "./patterns.ts";
+import { type LuggageScanner, type ScannerFactory, TextScanner } from "./patterns.ts";
 import { assertPackable, luggageNameProblems } from "./refuse.ts";
 import { sealPack } from "./seal.ts";
 import type { Luggage } from "./source.ts";
@@ -177,6 +177,8 @@ export interface PrepareOptions {
   deflater?: Deflater;
   /** Told how far hashing and scanning the luggage has come (see {@linkcode Progress}). */
   onProgress?: (progress: Progress) => void;
+  /** Makes the scanner for each luggage file (default: a `TextScanner` on this thread). */
+  scanner?: ScannerFactory;
 }
 
 const prepared = new WeakSet<PreparedPack>();
@@ -230,7 +232,8 @@ export async function preparePack(
   const files: PreparedLuggage[] = [];
   const progress = progressCounter(options.onProgress, luggage);
   for (const file of luggage) {
-    const ready = await prepareLuggage(file, digests, progress.bytes);
+    const scanner = options.scanner?.(file.size) ?? new TextScanner();
+    const ready = await prepareLuggage(file, digests, scanner, progress.bytes);
     progress.file();
     if (options.deflater && ready.bytes && ready.size > 0) {
       const deflated = options.deflater.deflate(ready.bytes);
@@ -464,11 +467,11 @@ export function zipTime(packedAt: unknown): Date {
 async function prepareLuggage(
   file: Luggage,
   digests: Digests,
+  scanner: LuggageScanner,
   onBytes: (count: number) => void,
 ): Promise<PreparedLuggage> {
   const where = LUGGAGE_PREFIX + file.name;
   const hasher = digests.sha256();
-  const scanner = new TextScanner();
   const sample: Uint8Array[] = [];
   let sampled = 0;
   let crc = 0;
@@ -478,7 +481,8 @@ async function prepareLuggage(
   for await (const value of luggageChunks(file)) {
     hasher.update(value);
     crc = digests.crc32(value, crc);
-    scanner.push(value);
+    const behind = scanner.push(value);
+    if (behind) await behind;
     size += value.length;
     onBytes(value.length);
     if (sampled < SMALL_LUGGAGE) {
@@ -492,7 +496,7 @@ async function prepareLuggage(
       `Cannot pack: ${where} is ${size} bytes, not the ${file.size} declared (did it change?)`,
     );
   }
-  const { finding } = scanner.finish();
+  const { finding } = await scanner.finish();
   if (finding) {
     throw new RefusalError(
       finding.rule,

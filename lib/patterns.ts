@@ -252,6 +252,66 @@ function mapBinary(bytes: Uint8Array, from: number, to: number): Uint8Array {
 }
 
 /**
+ * Something that scans one luggage file, chunk by chunk, as {@linkcode TextScanner} does. A
+ * shell may scan on another thread: then `push` may return a promise (wait for it before the
+ * next chunk: the scanner is behind) and `finish` does. `push` must not keep the chunk it is
+ * given: the caller may reuse its buffer.
+ */
+export interface LuggageScanner {
+  /**
+   * Scans the next bytes of the file.
+   *
+   * @param bytes The bytes (valid only during the call).
+   */
+  push(bytes: Uint8Array): void | Promise<void>;
+  /**
+   * Ends the file.
+   *
+   * @returns The first finding, and whether the file looked like text.
+   */
+  finish(): ScanResult | Promise<ScanResult>;
+}
+
+/**
+ * How {@linkcode TextScanner} reads a file, decided from its first 8 KiB: as text (scanned for
+ * credentials and transcripts) or as binary (credentials only). A file starting with a UTF-16
+ * byte order mark is text; otherwise it is text when those bytes are valid UTF-8 with no NUL.
+ *
+ * @param head The file's first bytes (only the first 8 KiB are looked at).
+ * @param final Whether `head` is the whole file.
+ * @returns `true` for text, `false` for binary, `null` when `head` holds fewer than 8 KiB and
+ * the file goes on.
+ *
+ * @example Usage
+ * ```ts
+ * import { readsAsText } from "@taskpack/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(readsAsText(new TextEncoder().encode("plain notes\n"), true), true);
+ * assert.equal(readsAsText(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]), true), false);
+ * assert.equal(readsAsText(new TextEncoder().encode("the start of a long file"), false), null);
+ * ```
+ */
+export function readsAsText(head: Uint8Array, final: boolean): boolean | null {
+  if (!final && head.length < TEXT_PROBE_BYTES) return null;
+  const probe = head.subarray(0, TEXT_PROBE_BYTES);
+  if ((probe[0] === 0xff && probe[1] === 0xfe) || (probe[0] === 0xfe && probe[1] === 0xff)) {
+    return true;
+  }
+  try {
+    // Cut at 8 KiB, a character may be incomplete: only the end of the file says it is.
+    new TextDecoder("utf-8", { fatal: true })
+      .decode(probe, { stream: !final || probe.length < head.length });
+  } catch {
+    return false;
+  }
+  return !probe.includes(0);
+}
+
+/** Makes the {@linkcode LuggageScanner} for one luggage file of `size` bytes. */
+export type ScannerFactory = (size: number) => LuggageScanner;
+
+/**
  * Streams one luggage file through the detectors of {@linkcode findCredential} and
  * {@linkcode findTranscript} in bounded memory. Each chunk is decoded once and scanned once,
  * together with an overlap window carried from the previous chunk, so a token straddling a
@@ -277,7 +337,7 @@ function mapBinary(bytes: Uint8Array, from: number, to: number): Uint8Array {
  * });
  * ```
  */
-export class TextScanner {
+export class TextScanner implements LuggageScanner {
   #overlap: number;
   /** The first bytes, held until there are 8 KiB of them or the file ends. */
   #head: Uint8Array[] | null = [];
@@ -361,13 +421,7 @@ export class TextScanner {
     if (probe[0] === 0xff && probe[1] === 0xfe) this.#decoder = new TextDecoder("utf-16le");
     else if (probe[0] === 0xfe && probe[1] === 0xff) this.#decoder = new TextDecoder("utf-16be");
     else {
-      try {
-        // Cut at 8 KiB, a character may be incomplete: only the end of the file says it is.
-        new TextDecoder("utf-8", { fatal: true }).decode(probe, { stream: !final });
-        this.#text = !probe.includes(0);
-      } catch {
-        this.#text = false;
-      }
+      this.#text = readsAsText(probe, final) === true;
       this.#binary = !this.#text;
       this.#decoder = this.#binary ? new TextDecoder("latin1") : new TextDecoder("utf-8");
     }

@@ -26,7 +26,7 @@ import { type CheckId, FLAT_VERSION, PACK_SPEC } from "./model.ts";
 import { luggageNameProblem, luggageSetProblem } from "./names.ts";
 import { type ByteSource, bytesSource, chunkedStream, type Luggage } from "./source.ts";
 import { DEFAULT_ZIP_LIMITS, openZip, type ZipEntry, type ZipLimits } from "./zip_reader.ts";
-import { isInstructionKey, type ScanResult, TextScanner } from "./patterns.ts";
+import { isInstructionKey, type ScannerFactory, type ScanResult, TextScanner } from "./patterns.ts";
 import { type Progress, progressCounter } from "./_progress.ts";
 import { luggageChunks } from "./_chunks.ts";
 import type { Inflater } from "./deflate.ts";
@@ -667,7 +667,11 @@ export interface LuggageAudit {
  */
 export async function auditLuggage(
   decoded: DecodedPack,
-  options: { digests?: Digests; onProgress?: (progress: Progress) => void } = {},
+  options: {
+    digests?: Digests;
+    onProgress?: (progress: Progress) => void;
+    scanner?: ScannerFactory;
+  } = {},
 ): Promise<LuggageAudit[]> {
   const digests = options.digests ?? portableDigests;
   const progress = progressCounter(options.onProgress, decoded.luggage);
@@ -675,16 +679,17 @@ export async function auditLuggage(
   for (const file of decoded.luggage) {
     const where = LUGGAGE_PREFIX + file.name;
     const hasher = digests.sha256();
-    const scanner = new TextScanner();
+    const scanner = options.scanner?.(file.size) ?? new TextScanner();
     try {
       // Each chunk is looked at once: it may be read into a buffer used again for the next.
       for await (const value of luggageChunks(file)) {
         hasher.update(value);
-        scanner.push(value);
+        const behind = scanner.push(value);
+        if (behind) await behind;
         progress.bytes(value.length);
       }
       const sha256 = hasher.digestHex();
-      const { finding } = scanner.finish();
+      const { finding } = await scanner.finish();
       const error = file.declaredSha256 !== null && file.declaredSha256 !== sha256
         ? new TaskPackReadError("bag-digest", where, "the file does not match its manifest digest")
         : null;
