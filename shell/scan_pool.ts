@@ -38,13 +38,21 @@ export interface ScanPool {
   close(): void;
 }
 
+/** A promise's two ends. */
+interface Settle<T> {
+  resolve(value: T): void;
+  reject(error: Error): void;
+}
+
+/** One file being scanned in the worker. */
 interface Pending {
   /** Bytes sent and not yet acknowledged. */
   ahead: number;
-  /** Resolves a `push` that is waiting for the worker to catch up. */
-  waiting: (() => void) | null;
-  result: ((result: ScanResult) => void) | null;
-  fail: (error: Error) => void;
+  /** A `push` waiting for the worker to catch up. */
+  waiting: Settle<void> | null;
+  /** A `finish` waiting for the result. */
+  done: Settle<ScanResult> | null;
+  /** Set once the scan failed: every later call fails with it. */
   failure: Error | null;
 }
 
@@ -65,7 +73,8 @@ interface Pending {
  *   const token = "gh" + "p_" + "A".repeat(36);
  *   const bytes = new TextEncoder().encode(`${"x".repeat(2 << 20)}\nTOKEN=${token}\n`);
  *   const scanner = pool.scanner(bytes.length);
- *   for (let i = 0; i < bytes.length; i += 1 << 20) await scanner.push(bytes.subarray(i, i + (1 << 20)));
+ *   const step = 1 << 20;
+ *   for (let i = 0; i < bytes.length; i += step) await scanner.push(bytes.subarray(i, i + step));
  *   assert.equal((await scanner.finish()).finding?.kind, "github-token");
  * } finally {
  *   pool.close();
@@ -91,24 +100,31 @@ export function scanPool(options: { workers?: 0 | 1 } = {}): ScanPool {
       const { id, scanned, result, error } = event.data;
       const scan = pending.get(id);
       if (!scan) return;
-      if (error !== undefined) return scan.fail(new Error(`Cannot scan: ${error}`));
+      if (error !== undefined) return fail(id, scan, new Error(`Cannot scan: ${error}`));
       if (result) {
         pending.delete(id);
-        return scan.result?.(result);
+        return scan.done?.resolve(result);
       }
       scan.ahead -= scanned ?? 0;
       if (scan.ahead <= SCAN_AHEAD / 2 && scan.waiting) {
-        const wake = scan.waiting;
+        const waiting = scan.waiting;
         scan.waiting = null;
-        wake();
+        waiting.resolve();
       }
     };
     spawned.onerror = (event: ErrorEvent) => {
       event.preventDefault();
       const error = new Error(`Cannot scan: the worker failed (${event.message})`);
-      for (const scan of pending.values()) scan.fail(error);
+      for (const [id, scan] of pending) fail(id, scan, error);
     };
     return spawned;
+  };
+
+  const fail = (id: number, scan: Pending, error: Error): void => {
+    scan.failure = error;
+    pending.delete(id);
+    scan.waiting?.reject(error);
+    scan.done?.reject(error);
   };
 
   const remote = (): LuggageScanner => {
@@ -116,21 +132,7 @@ export function scanPool(options: { workers?: 0 | 1 } = {}): ScanPool {
     worker ??= start();
     const target = worker;
     const id = nextId++;
-    let wake: { resolve: () => void; reject: (error: Error) => void } | null = null;
-    let done: { resolve: (result: ScanResult) => void; reject: (error: Error) => void } | null =
-      null;
-    const scan: Pending = {
-      ahead: 0,
-      waiting: null,
-      result: null,
-      failure: null,
-      fail(error) {
-        scan.failure = error;
-        pending.delete(id);
-        wake?.reject(error);
-        done?.reject(error);
-      },
-    };
+    const scan: Pending = { ahead: 0, waiting: null, done: null, failure: null };
     pending.set(id, scan);
     return {
       push(bytes) {
@@ -139,19 +141,12 @@ export function scanPool(options: { workers?: 0 | 1 } = {}): ScanPool {
         scan.ahead += chunk.length;
         target.postMessage({ id, chunk }, [chunk.buffer]);
         if (scan.ahead <= SCAN_AHEAD) return;
-        return new Promise<void>((resolve, reject) => {
-          wake = { resolve, reject };
-          scan.waiting = () => {
-            wake = null;
-            resolve();
-          };
-        });
+        return new Promise<void>((resolve, reject) => scan.waiting = { resolve, reject });
       },
       finish() {
         if (scan.failure) return Promise.reject(scan.failure);
         return new Promise<ScanResult>((resolve, reject) => {
-          done = { resolve, reject };
-          scan.result = resolve;
+          scan.done = { resolve, reject };
           target.postMessage({ id, finish: true });
         });
       },
@@ -191,7 +186,7 @@ export function scanPool(options: { workers?: 0 | 1 } = {}): ScanPool {
       worker?.terminate();
       worker = null;
       const error = new Error("Cannot scan: the pool is closed");
-      for (const scan of pending.values()) scan.fail(error);
+      for (const [id, scan] of pending) fail(id, scan, error);
     },
   };
 }
