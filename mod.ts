@@ -67,7 +67,20 @@ export * from "./lib/pack.ts";
 export * from "./lib/read.ts";
 export * from "./lib/conformance.ts";
 export * from "./lib/land.ts";
-export * from "./lib/capsule.ts";
+export {
+  type Capsule,
+  CAPSULE_CONTRACT,
+  CAPSULE_DONE,
+  CapsuleError,
+  type CapsuleFact,
+  type CapsuleResult,
+  type CapsuleRule,
+  type CapsuleWork,
+  parseCapsuleBytes,
+  parseCapsuleText,
+  validateCapsule,
+} from "./lib/capsule.ts";
+export * from "./lib/capsule_map.ts";
 export * from "./lib/store.ts";
 export * from "./lib/passport.ts";
 export * from "./lib/receipt.ts";

@@ -12,7 +12,7 @@
  * - `from-pack <pack>` prints the capsule a pack maps to on stdout, and on stderr what the pack
  *   held that a capsule cannot.
  *
- * The mapping is in `lib/capsule.ts` and `docs/capsule.md`.
+ * The mapping is in `lib/capsule_map.ts` and `docs/capsule.md`.
  *
  * @module
  */
@@ -21,14 +21,8 @@ import { hostname } from "node:os";
 import process from "node:process";
 import { buffer } from "node:stream/consumers";
 import { parseArgs } from "node:util";
-import {
-  CapsuleError,
-  type CapsuleFactScope,
-  type CapsuleResult,
-  capsuleToPack,
-  packToCapsule,
-  parseCapsuleBytes,
-} from "../lib/capsule.ts";
+import { CapsuleError, type CapsuleResult, parseCapsuleBytes } from "../lib/capsule.ts";
+import { type CapsuleFactScope, capsuleToPack, packToCapsule } from "../lib/capsule_map.ts";
 import { land } from "../lib/land.ts";
 import { isPassportId, mintPassportId } from "../lib/lineage.ts";
 import { preparePack } from "../lib/pack.ts";
