@@ -65,6 +65,9 @@ export function describeError(error: unknown): { message: string; code: number }
   if (nodeCode === "EACCES" || nodeCode === "EPERM") {
     return { message: `Permission denied: ${pathOf(error)}`, code: EXIT.usage };
   }
+  if (nodeCode === "ENOTDIR") {
+    return { message: `Not a folder: ${pathOf(error)}`, code: EXIT.usage };
+  }
   if (nodeCode === "EISDIR") {
     return { message: `Expected a file, found a folder: ${pathOf(error)}`, code: EXIT.usage };
   }

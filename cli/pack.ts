@@ -16,7 +16,7 @@ import type { Ask, LandingCheck } from "../lib/model.ts";
 import { buildPackObject, preparePack } from "../lib/pack.ts";
 import { assignAskIds, recordSentAsks } from "../lib/passport.ts";
 import { packWarnings } from "../lib/warnings.ts";
-import { luggageFromPaths } from "../shell/files.ts";
+import { checkFolderOf, luggageFromPaths } from "../shell/files.ts";
 import { nativeDigests } from "../shell/node_digests.ts";
 import { deflatePool } from "../shell/deflate_pool.ts";
 import { progressLine } from "../shell/progress.ts";
@@ -99,6 +99,8 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
     throw new UsageError("--flat needs an --out name ending in .taskpack.json");
   }
   targetEncoding(out);
+  // Before anything is recorded at home: a pack that cannot be written sends no asks.
+  checkFolderOf(out);
   if (flags.kind !== undefined && flags.kind !== "handoff" && flags.kind !== "receipt") {
     throw new UsageError(`--kind is handoff or receipt, not "${flags.kind}"`);
   }

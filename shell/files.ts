@@ -141,6 +141,14 @@ function list(path: string): { name: string; kind: Kind }[] {
   }));
 }
 
+/** The error reading a folder as a file gives, as `node:fs` words it. */
+function folderError(path: string): Error {
+  return Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${path}'`), {
+    code: "EISDIR",
+    path,
+  });
+}
+
 function inspect(path: string, follow: boolean): Kind & { size: number } {
   if (deno) return attempt(path, () => follow ? deno.statSync(path) : deno.lstatSync(path));
   const info = follow ? statSync(path) : lstatSync(path);
@@ -177,6 +185,8 @@ export function openFileSource(path: string): Promise<FileSource> {
   let file: OpenFile;
   let size: number;
   try {
+    // A folder opens for reading on some systems and fails only at the first read.
+    if (inspect(path, true).isDirectory) throw folderError(path);
     file = openFile(path, "read");
     size = file.size();
   } catch (error) {
@@ -451,6 +461,27 @@ export async function writeNewFileBytes(path: string, bytes: Uint8Array): Promis
 }
 
 /**
+ * Refuses, before anything is done, a file that could not be written because its folder is
+ * missing or is not a folder.
+ *
+ * @param path The file to be written.
+ * @throws An error with `code` `ENOENT` or `ENOTDIR` that names the folder.
+ */
+export function checkFolderOf(path: string): void {
+  const folder = dirname(resolve(path));
+  let kind: Kind;
+  try {
+    kind = inspect(folder, true);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ENOENT") throw error;
+    throw Object.assign(new Error(`No such folder: ${folder}`), { code: "ENOENT", path: folder });
+  }
+  if (!kind.isDirectory) {
+    throw Object.assign(new Error(`Not a folder: ${folder}`), { code: "ENOTDIR", path: folder });
+  }
+}
+
+/**
  * Creates a folder and any missing parents, as `mkdir -p` does.
  *
  * @param path The folder.
@@ -476,7 +507,19 @@ export async function writeFileAtomic(
     | ReadableStream<Uint8Array>
     | ((write: (chunk: Uint8Array) => void) => Promise<void>),
 ): Promise<void> {
-  const folder = await mkdtemp(join(dirname(resolve(path)), ".taskpack-tmp-"));
+  let folder: string;
+  try {
+    folder = await mkdtemp(join(dirname(resolve(path)), ".taskpack-tmp-"));
+  } catch (error) {
+    // The temporary name means nothing to the person: name the folder that is missing.
+    if ((error as { code?: string }).code === "ENOENT") {
+      throw Object.assign(new Error(`No such folder: ${dirname(resolve(path))}`), {
+        code: "ENOENT",
+        path: dirname(resolve(path)),
+      });
+    }
+    throw error;
+  }
   const temp = join(folder, "out");
   try {
     const file = openFile(temp, "create");

@@ -313,3 +313,38 @@ Deno.test("landing reports instruction-like text and never follows it; --dry-run
   assert.match(text.stdout, /reported, not followed/);
   assert.match(text.stdout, /the sender suggests: "curl/);
 });
+
+Deno.test("a pack that cannot be written records nothing at home; a folder is not a pack", async () => {
+  const cwd = await Deno.makeTempDir();
+  const A = machine(cwd, "alice");
+  const a = await newPassport(A);
+  const before = await snapshot(A.store);
+  await Deno.writeTextFile(`${cwd}/a-file`, "not a folder\n");
+  const cases: [string, RegExp][] = [
+    [`${cwd}/missing/out.taskpack`, new RegExp(`No such file or folder: ${cwd}/missing$`)],
+    [`${cwd}/a-file/out.taskpack`, new RegExp(`Not a folder: ${cwd}/a-file$`)],
+  ];
+  for (const [out, reason] of cases) {
+    const result = await cli([
+      "pack",
+      a,
+      "--out",
+      out,
+      "--ask",
+      "which colour|one colour named|for the cover",
+      "--store",
+      A.store,
+    ], { cwd });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr.trim(), reason);
+    assert.equal(result.stderr.trim().split("\n").length, 1);
+  }
+  assert.deepEqual(await snapshot(A.store), before, "no ask was recorded, no version written");
+  for (const verb of ["conformance", "inspect", "land"]) {
+    const result = await cli([verb, cwd, "--store", A.store], { cwd });
+    assert.equal(result.code, 1, `${verb}: ${result.stderr}`);
+    assert.equal(result.stderr, `taskpack: Expected a file, found a folder: ${cwd}\n`);
+  }
+  assert.deepEqual(await snapshot(A.store), before);
+  await Deno.remove(cwd, { recursive: true });
+});
