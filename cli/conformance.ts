@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { scanPool } from "../shell/scan_pool.ts";
 import { judge } from "../lib/conformance.ts";
 import type { Report } from "../lib/model.ts";
 import type { ReadLimits } from "../lib/read.ts";
@@ -13,6 +12,7 @@ import { openFileSource } from "../shell/files.ts";
 import { nativeDigests } from "../shell/node_digests.ts";
 import { progressLine } from "../shell/progress.ts";
 import { inflaterOption } from "../shell/deflate_pool.ts";
+import { scanPool } from "../shell/scan_pool.ts";
 import { EXIT, type Io } from "./io.ts";
 
 /**

@@ -7,7 +7,6 @@
  *
  * @module
  */
-import { scanPool } from "../shell/scan_pool.ts";
 import { land } from "../lib/land.ts";
 import { encodeBagInto, encodeFlat, type PreparedPack, preparePack } from "../lib/pack.ts";
 import type { Progress, ReadLimits } from "../lib/read.ts";
@@ -16,6 +15,7 @@ import { openFileSource, writeFileAtomic } from "../shell/files.ts";
 import { nativeDigests } from "../shell/node_digests.ts";
 import type { Deflater } from "../lib/deflate.ts";
 import { deflatePool, inflaterOption } from "../shell/deflate_pool.ts";
+import { scanPool } from "../shell/scan_pool.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 
 /**

@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { readFile } from "node:fs/promises";
+import { parseJsonStrict } from "../lib/_json.ts";
 import { RefusalError, TaskPackReadError } from "../lib/errors.ts";
 import { ReceiptError } from "../lib/receipt.ts";
 import { StoreConflictError } from "../lib/store.ts";
@@ -78,4 +80,25 @@ export function describeError(error: unknown): { message: string; code: number }
 function pathOf(error: unknown): string {
   const path = (error as { path?: unknown })?.path;
   return typeof path === "string" ? path : "(unknown path)";
+}
+
+/**
+ * Reads a JSON file the person wrote (a state to checkpoint, asks or checks to pack), as
+ * strictly as a pack is read: a byte order mark is allowed, duplicate keys and prototype keys
+ * are not.
+ *
+ * @param path The file.
+ * @returns The parsed value.
+ * @throws {UsageError} When the file is not valid JSON, saying where.
+ */
+export async function readJsonFile(path: string): Promise<unknown> {
+  const text = (await readFile(path, "utf8")).replace(/^\ufeff/, "");
+  try {
+    return parseJsonStrict(text, { where: path });
+  } catch (error) {
+    if (!(error instanceof TaskPackReadError)) throw error;
+    throw new UsageError(
+      `${path} is not valid JSON: ${error.message.replace(/^Cannot read taskpack: /, "")}`,
+    );
+  }
 }

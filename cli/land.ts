@@ -11,7 +11,6 @@
  *
  * @module
  */
-import { scanPool } from "../shell/scan_pool.ts";
 import { lstat, mkdir, mkdtemp, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { findImperatives, type Imperative } from "../lib/imperatives.ts";
@@ -25,6 +24,7 @@ import { readAllBytes } from "../lib/_bytes.ts";
 import { nativeDigests } from "../shell/node_digests.ts";
 import { progressLine } from "../shell/progress.ts";
 import { inflaterOption } from "../shell/deflate_pool.ts";
+import { scanPool } from "../shell/scan_pool.ts";
 import { machineName, mintUniqueId, now, openStore } from "./home.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { passportReply, requirePassport } from "./passports.ts";

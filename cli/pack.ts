@@ -7,10 +7,7 @@
  *
  * @module
  */
-import { scanPool } from "../shell/scan_pool.ts";
-import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { parseJsonStrict } from "../lib/_json.ts";
 import { receiptTarget } from "../lib/lineage.ts";
 import type { Ask, LandingCheck } from "../lib/model.ts";
 import { buildPackObject, preparePack } from "../lib/pack.ts";
@@ -20,9 +17,10 @@ import { checkFolderOf, luggageFromPaths } from "../shell/files.ts";
 import { nativeDigests } from "../shell/node_digests.ts";
 import { deflatePool } from "../shell/deflate_pool.ts";
 import { progressLine } from "../shell/progress.ts";
+import { scanPool } from "../shell/scan_pool.ts";
 import { targetEncoding, writePack } from "./convert.ts";
 import { actorName, machineName, now, openStore } from "./home.ts";
-import { EXIT, type Io, UsageError } from "./io.ts";
+import { EXIT, type Io, readJsonFile, UsageError } from "./io.ts";
 import { requirePassport } from "./passports.ts";
 
 /** The options `pack` reads. */
@@ -73,9 +71,7 @@ export function parseCheckFlag(text: string): Partial<LandingCheck> {
 
 async function jsonList<T>(path: string | undefined, flag: string): Promise<T[]> {
   if (!path) return [];
-  const value = parseJsonStrict((await readFile(path, "utf8")).replace(/^\ufeff/, ""), {
-    where: path,
-  });
+  const value = await readJsonFile(path);
   if (!Array.isArray(value)) throw new UsageError(`${flag} ${path} must hold a JSON list`);
   return value as T[];
 }

@@ -6,17 +6,17 @@
  *
  * @module
  */
-import { mkdir, open as openFile, readFile, rm } from "node:fs/promises";
+import { mkdir, open as openFile, rm } from "node:fs/promises";
 import process from "node:process";
 import { join } from "node:path";
-import { isPlainObject, parseJsonStrict } from "../lib/_json.ts";
+import { isPlainObject } from "../lib/_json.ts";
 import { compileContext, handoffPrompt } from "../lib/context.ts";
 import { isPassportId } from "../lib/lineage.ts";
 import type { PassportState } from "../lib/model.ts";
 import { answerAsk, newPassportState } from "../lib/passport.ts";
 import type { PassportStore } from "../lib/store.ts";
 import { actorName, machineName, mintUniqueId, now, openStore } from "./home.ts";
-import { EXIT, type Io, UsageError } from "./io.ts";
+import { EXIT, type Io, readJsonFile, UsageError } from "./io.ts";
 
 /** The options the passport verbs read. */
 export interface PassportFlags {
@@ -148,9 +148,7 @@ export async function runCheckpoint(flags: PassportFlags, io: Io): Promise<numbe
   if (flags["expected-version"] === undefined || !Number.isSafeInteger(expected) || expected < 1) {
     throw new UsageError("checkpoint needs --expected-version <n>, the version you read");
   }
-  // Editors on Windows write a BOM; it is not part of the state.
-  const text = (await readFile(file, "utf8")).replace(/^\ufeff/, "");
-  const state = parseJsonStrict(text, { where: file });
+  const state = await readJsonFile(file);
   if (!isPlainObject(state) || !isPassportId(state.id)) {
     throw new UsageError(`${file} is not a passport state (an object with an id TP-XXXX-XXXX)`);
   }

@@ -348,3 +348,30 @@ Deno.test("a pack that cannot be written records nothing at home; a folder is no
   assert.deepEqual(await snapshot(A.store), before);
   await Deno.remove(cwd, { recursive: true });
 });
+
+Deno.test("a state or asks file that is not valid JSON is a usage error that says where", async () => {
+  const cwd = await Deno.makeTempDir();
+  const A = machine(cwd, "alice");
+  const a = await newPassport(A);
+  const before = await snapshot(A.store);
+  await Deno.writeTextFile(`${cwd}/state.json`, `{"id": "${a}", "id": "${a}"}`);
+  await Deno.writeTextFile(`${cwd}/asks.json`, "[{ what: 1 }]");
+  const runs: [string[], RegExp][] = [
+    [
+      ["checkpoint", "--file", "state.json", "--expected-version", "1"],
+      /^taskpack: state\.json is not valid JSON: the key "id" appears twice/,
+    ],
+    [
+      ["pack", a, "--out", "p.taskpack", "--asks", "asks.json"],
+      /^taskpack: asks\.json is not valid JSON/,
+    ],
+  ];
+  for (const [args, reason] of runs) {
+    const result = await cli([...args, "--store", A.store], { cwd });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, reason);
+    assert.ok(!result.stderr.includes("Cannot read taskpack"), result.stderr);
+  }
+  assert.deepEqual(await snapshot(A.store), before);
+  await Deno.remove(cwd, { recursive: true });
+});
