@@ -78,22 +78,27 @@ export async function runServeHome(flags: ServeHomeFlags, io: Io): Promise<numbe
     }
     const handler = createHomeHandler(store, { ledger });
     const stop = new AbortController();
-    const server = Deno.serve({
-      hostname: host,
-      port,
-      signal: stop.signal,
-      onListen: ({ hostname, port }) => {
-        const shownHost = hostname.includes(":") ? `[${hostname}]` : hostname;
-        const url = `http://${shownHost}:${port}`;
-        io.out(
-          flags.json
-            ? JSON.stringify({ url, store: spec }) + "\n"
-            : `taskpack home: serving ${spec} at ${url}/p (Ctrl-C to stop)\n`,
-        );
+    const server = listen(
+      {
+        hostname: host,
+        port,
+        signal: stop.signal,
+        onListen: ({ hostname, port }) => {
+          const shownHost = hostname.includes(":") ? `[${hostname}]` : hostname;
+          const url = `http://${shownHost}:${port}`;
+          io.out(
+            flags.json
+              ? JSON.stringify({ url, store: spec }) + "\n"
+              : `taskpack home: serving ${spec} at ${url}/p (Ctrl-C to stop)\n`,
+          );
+        },
+        onError: () =>
+          new Response(JSON.stringify({ error: "The home failed" }) + "\n", { status: 500 }),
       },
-      onError: () =>
-        new Response(JSON.stringify({ error: "The home failed" }) + "\n", { status: 500 }),
-    }, handler);
+      handler,
+      host,
+      port,
+    );
     const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
     const onSignal = () => stop.abort();
     for (const signal of signals) Deno.addSignalListener(signal, onSignal);
@@ -142,4 +147,23 @@ function portOf(text: string | undefined): number {
 
 function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\./.test(host);
+}
+
+/** `Deno.serve`, with the one mistake people make (a port already taken) said plainly. */
+function listen(
+  options: Deno.ServeTcpOptions,
+  handler: Deno.ServeHandler,
+  host: string,
+  port: number,
+): Deno.HttpServer {
+  try {
+    return Deno.serve(options, handler);
+  } catch (error) {
+    if (error instanceof Deno.errors.AddrInUse) {
+      throw new Error(
+        `Cannot serve on ${host}:${port}: the port is already in use (choose another with --port)`,
+      );
+    }
+    throw error;
+  }
 }

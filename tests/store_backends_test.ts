@@ -1075,3 +1075,22 @@ Deno.test("cli: list and doctor name a kv: store as given, and its luggage folde
     assert.equal("luggage_dir" in folder.json(), false);
   });
 });
+
+Deno.test("cli: serve-home on a port already taken says so in one sentence", async () => {
+  await withDir(async (cwd) => {
+    const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    try {
+      const port = (taken.addr as Deno.NetAddr).port;
+      const result = await cli(["serve-home", "--store", `${cwd}/s`, "--port", String(port)], {
+        cwd,
+      });
+      assert.equal(result.code, 1, result.stderr);
+      assert.equal(
+        result.stderr,
+        `taskpack: Cannot serve on 127.0.0.1:${port}: the port is already in use (choose another with --port)\n`,
+      );
+    } finally {
+      taken.close();
+    }
+  });
+});
