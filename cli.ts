@@ -210,8 +210,12 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
         throw new UsageError(`Unknown verb "${verb}"`);
     }
   } catch (error) {
-    const { message, code } = describeError(error);
+    const { message, code, reason } = describeError(error);
     io.err(`taskpack: ${message}\n`);
+    // With --json a script gets an object on stdout too, shaped like the incumbent's errors.
+    if (args.includes("--json") && args[0] !== "capsule") {
+      io.out(JSON.stringify({ ok: false, error: message, ...(reason ? { reason } : {}) }) + "\n");
+    }
     return code;
   }
 }

@@ -47,17 +47,22 @@ export class UsageError extends Error {
  * Turns any error into one sentence and an exit code.
  *
  * @param error What was thrown.
- * @returns The sentence and the code.
+ * @returns The sentence, the code, and for a refusal its stable reason (a read error's `code`,
+ * a refusal's `rule`).
  */
-export function describeError(error: unknown): { message: string; code: number } {
+export function describeError(
+  error: unknown,
+): { message: string; code: number; reason?: string } {
   if (error instanceof UsageError) {
     return { message: `${error.message} (see --help)`, code: EXIT.usage };
   }
-  if (
-    error instanceof TaskPackReadError || error instanceof RefusalError ||
-    error instanceof ReceiptError ||
-    error instanceof StoreConflictError
-  ) {
+  if (error instanceof TaskPackReadError) {
+    return { message: error.message, code: EXIT.refused, reason: error.code };
+  }
+  if (error instanceof RefusalError) {
+    return { message: error.message, code: EXIT.refused, reason: error.rule };
+  }
+  if (error instanceof ReceiptError || error instanceof StoreConflictError) {
     return { message: error.message, code: EXIT.refused };
   }
   const nodeCode = (error as { code?: unknown })?.code;

@@ -219,6 +219,10 @@ async function callTool<Input extends z.ZodObject>(
       return failure(`taskpack ${verb} gave no JSON object`);
     }
     const structured = result as Record<string, unknown>;
+    // A verb that failed with --json also prints {ok: false, error}: that is not a result.
+    if (code !== EXIT.ok && structured.ok === false && typeof structured.error === "string") {
+      return failure(errorSentence(err, code));
+    }
     const text = [tool.summary(structured), ...notes.map((note) => `(${note})`)].join("\n");
     return {
       content: [

@@ -41,7 +41,25 @@ Deno.test("usage errors exit 1 with one sentence and no stack trace", async () =
     assert.equal(result.code, 1, args.join(" "));
     assert.equal(result.stderr.trim().split("\n").length, 1, result.stderr);
     assert.ok(!/\bat .*:\d+:\d+/.test(result.stderr), "no stack trace");
+    assert.equal(result.stdout, "", "without --json, errors leave stdout alone");
   }
+});
+
+Deno.test("with --json an error is also one object on stdout: ok false, the sentence, a reason", async () => {
+  const cwd = await Deno.makeTempDir();
+  await Deno.writeFile(`${cwd}/junk.taskpack`, new TextEncoder().encode("PK\x03\x04 not a zip"));
+  const cases: [string[], number, string | undefined][] = [
+    [["land", "missing.taskpack"], 1, undefined],
+    [["land", "junk.taskpack", "--store", "s"], 2, "zip-structure"],
+    [["open", "TP-2222-3333", "--store", "s"], 1, undefined],
+  ];
+  for (const [args, code, reason] of cases) {
+    const result = await cli([...args, "--json"], { cwd });
+    assert.equal(result.code, code, result.stderr);
+    const sentence = result.stderr.replace(/^taskpack: /, "").trim();
+    assert.deepEqual(result.json(), { ok: false, error: sentence, ...(reason ? { reason } : {}) });
+  }
+  await Deno.remove(cwd, { recursive: true });
 });
 
 Deno.test("conformance: exit 0 and a readable table for a conformant pack, JSON on request", async () => {
