@@ -52,7 +52,6 @@ export interface ScanResult {
   text: boolean;
 }
 
-import { countNewlines } from "./_bytes.ts";
 import { scanCredentials } from "./_credentials.ts";
 import { type Place, TranscriptTracker } from "./_transcripts.ts";
 import { originalOffset, stripZeroWidth } from "./_zero_width.ts";
@@ -491,7 +490,13 @@ export class TextScanner implements LuggageScanner {
       ) {
         lines++;
       }
-      lines += countNewlines(input, fromInput);
+      for (
+        let at = input.indexOf(0x0a);
+        at !== -1 && at < fromInput;
+        at = input.indexOf(0x0a, at + 1)
+      ) {
+        lines++;
+      }
       this.#tailLines += lines;
       this.#tailBase += dropped;
       this.#atFileStart = false;
