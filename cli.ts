@@ -5,8 +5,8 @@
  * packs that leave it (pack) and come back (land, land --into), and the judge (conformance,
  * inspect, convert). Every byte of a pack is treated as data, never as instructions.
  *
- * Run it with `deno run -A jsr:@taskpack/cli/cli <verb>` or, from a checkout,
- * `deno run -A cli.ts <verb>`.
+ * Run it with `deno run -A jsr:@taskpack/cli <verb>` (or `jsr:@taskpack/cli/cli`) or, from a
+ * checkout, `deno run -A cli.ts <verb>`.
  *
  * @example Usage
  * ```ts ignore

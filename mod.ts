@@ -6,7 +6,8 @@
  *
  * This entry point is the pure core: bytes and values in, bytes and values out. It never
  * touches the file system, the clock, the host name or randomness (those are parameters), so
- * it runs the same in Deno, Node, Bun, browsers and edge functions. The CLI is `./cli`.
+ * it runs the same in Deno, Node, Bun, browsers and edge functions. The CLI is `./cli`; run as a
+ * program (`deno run -A jsr:@taskpack/cli <verb>`), this module starts it, and only then.
  *
  * - Build and pack: {@linkcode buildPackObject} -> {@linkcode preparePack} (the one
  *   chokepoint: sealing and refusals) -> {@linkcode encodeBag} / {@linkcode encodeFlat}.
@@ -90,3 +91,17 @@ export * from "./lib/imperatives.ts";
 export * from "./lib/summary.ts";
 export * from "./lib/a2a.ts";
 export type { ZipLimits } from "./lib/zip_reader.ts";
+
+// `deno run -A jsr:@taskpack/cli <verb>` runs the command line. Importing this module never does,
+// nor does it bring the CLI into a library user's module graph: the CLI's name is put together
+// at run time (so neither Deno's graph nor tsc nor a bundler follows it), and it is loaded only
+// when this file is the program itself.
+if ((import.meta as ImportMeta & { main?: boolean }).main) {
+  const { Deno: runtime } = globalThis as unknown as {
+    Deno?: { args: string[]; exitCode: number };
+  };
+  const cli = import("./cli" + ".ts") as Promise<{ main: (args: string[]) => Promise<number> }>;
+  cli.then(async ({ main }) => {
+    if (runtime) runtime.exitCode = await main(runtime.args);
+  });
+}

@@ -112,3 +112,29 @@ Deno.test("the import probe sees a module that prints and reads the environment"
   const result = await importInChild(noisy);
   assert.deepEqual(result.seen, ["Deno.env.get", "console.log"]);
 });
+
+Deno.test("run as a program, mod.ts is the CLI (deno run -A jsr:@taskpack/cli <verb>)", async () => {
+  const run = async (...args: string[]) => {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", fileURLToPath(MOD), ...args],
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decoder = new TextDecoder();
+    return {
+      code: output.code,
+      out: decoder.decode(output.stdout),
+      err: decoder.decode(output.stderr),
+    };
+  };
+  const reference = fileURLToPath(
+    new URL("../testdata/interop/reference-0.3.0/minimal.taskpack", import.meta.url),
+  );
+  const judged = await run("conformance", reference, "--json");
+  assert.equal(judged.code, 0, judged.err);
+  assert.equal(JSON.parse(judged.out).ok, true);
+  const missing = await run("conformance", "no-such.taskpack");
+  assert.equal(missing.code, 1);
+  assert.equal(missing.err, "taskpack: No such file or folder: no-such.taskpack\n");
+});

@@ -113,6 +113,9 @@ export async function runOk(
   return result;
 }
 
+/** What a bundle of the library leaves out: the CLI, which `mod.ts` loads only as a program. */
+export const LIBRARY_EXTERNAL = "./cli.ts";
+
 /**
  * Bundles one entry point with `deno bundle` (esbuild inside Deno).
  *
@@ -139,6 +142,8 @@ export async function bundle(
     `--format=${options.format}`,
     ...(options.minify ? ["--minify"] : []),
     ...(options.split ? ["--code-splitting", "--outdir", output] : ["--output", output]),
+    // The library starts the CLI only when run as a program: its bundles leave the CLI out.
+    ...(entry === "cli.ts" ? [] : [`--external=${LIBRARY_EXTERNAL}`]),
     join(ROOT, entry),
   ], { cwd: ROOT });
 }

@@ -85,8 +85,9 @@ async function declarations(log: (line: string) => void): Promise<void> {
     const config = {
       compilerOptions: {
         target: "es2022",
-        module: "nodenext",
-        moduleResolution: "nodenext",
+        // ESM, as the package is ("type": "module"); tsc would take a lone .ts file for CommonJS.
+        module: "esnext",
+        moduleResolution: "bundler",
         lib: ["es2024", "dom", "dom.iterable"],
         types: [],
         strict: true,

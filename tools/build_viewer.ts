@@ -13,6 +13,8 @@
  * @module
  */
 
+import { LIBRARY_EXTERNAL } from "./_tools.ts";
+
 const ROOT = new URL("../", import.meta.url);
 const MARK = "<!-- VIEWER_SCRIPT -->";
 
@@ -37,6 +39,7 @@ export async function buildViewer(): Promise<string> {
         "iife",
         "--output",
         out,
+        `--external=${LIBRARY_EXTERNAL}`,
         "web/viewer_app.ts",
       ],
       cwd: ROOT,
