@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { concatBytes } from "./lib/_bytes.ts";
+import { readAllBytes } from "./lib/_bytes.ts";
 import {
   A2A_EXTENSIONS_HEADER,
   type A2AAgentCard,
@@ -129,20 +129,7 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array> {
     throw new BodyTooLarge();
   }
   if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw new BodyTooLarge();
-    }
-    parts.push(value);
-  }
-  return concatBytes(parts);
+  return await readAllBytes(request.body, limit, () => new BodyTooLarge());
 }
 
 /**

@@ -25,6 +25,24 @@ export function checkPassportState(state: PassportState): string {
   return checkPassportId(state.id);
 }
 
+/** Refuses an expected version that is not a whole number (0 or more). */
+export function checkExpectedVersion(id: string, expectedVersion: number): void {
+  if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 0) {
+    throw new TypeError(
+      `Cannot save ${id}: the expected version must be a whole number, not ${
+        String(expectedVersion)
+      }`,
+    );
+  }
+}
+
+/** Refuses to import a state whose own version is not a whole number of at least 1. */
+export function checkImportVersion(id: string, version: unknown): void {
+  if (!Number.isSafeInteger(version) || (version as number) < 1) {
+    throw new TypeError(`Cannot import ${id}: its version must be a whole number of at least 1`);
+  }
+}
+
 /**
  * The canonical JSON of a state; refuses a state the reader could not read back (a prototype
  * key, nesting too deep), so a checkpoint can never make its own passport unreadable.

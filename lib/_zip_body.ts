@@ -100,7 +100,7 @@ function storedBody(
   record: EntryRecord,
   digests: Digests,
 ): ReadableStream<Uint8Array> {
-  const { entry, where } = record;
+  const { entry } = record;
   const end = record.dataOffset + entry.size;
   let position = record.dataOffset;
   let crc = 0;
@@ -109,13 +109,7 @@ function storedBody(
     async pull(controller: ReadableByteStreamController) {
       const request = controller.byobRequest;
       if (position >= end) {
-        if (crc !== entry.crc32) {
-          throw new TaskPackReadError(
-            "zip-crc",
-            where,
-            "the CRC-32 does not match the entry's data",
-          );
-        }
+        checkEnd(record, entry.size, crc);
         controller.close();
         request?.respond(0);
         return;
@@ -176,19 +170,24 @@ async function storedWhole(
 }
 
 function checkWhole(bytes: Uint8Array, record: EntryRecord, digests: Digests): Uint8Array {
+  if (bytes.length > record.entry.size) throw inflatesPastSize(record);
+  checkEnd(record, bytes.length, digests.crc32(bytes, 0));
+  return bytes;
+}
+
+/** At the end of a body: it must hold the size and the CRC-32 its entry declares. */
+function checkEnd(record: EntryRecord, produced: number, crc: number): void {
   const { entry, where } = record;
-  if (bytes.length > entry.size) throw inflatesPastSize(record);
-  if (bytes.length !== entry.size) {
+  if (produced !== entry.size) {
     throw new TaskPackReadError(
       "zip-size",
       where,
-      `the entry holds ${bytes.length} bytes but declares ${entry.size}`,
+      `the entry holds ${produced} bytes but declares ${entry.size}`,
     );
   }
-  if (digests.crc32(bytes, 0) !== entry.crc32) {
+  if (crc !== entry.crc32) {
     throw new TaskPackReadError("zip-crc", where, "the CRC-32 does not match the entry's data");
   }
-  return bytes;
 }
 
 function inflatesPastSize(record: EntryRecord): TaskPackReadError {
@@ -321,34 +320,13 @@ export function openBody(
       }
       if (result.done) {
         finished = true;
-        if (produced !== entry.size) {
-          throw new TaskPackReadError(
-            "zip-size",
-            where,
-            `the entry holds ${produced} bytes but declares ${entry.size}`,
-          );
-        }
-        if (crc !== entry.crc32) {
-          throw new TaskPackReadError(
-            "zip-crc",
-            where,
-            "the CRC-32 does not match the entry's data",
-          );
-        }
+        checkEnd(record, produced, crc);
         controller.close();
         return;
       }
       const chunk = result.value;
       produced += chunk.length;
-      if (produced > entry.size) {
-        fail(
-          new TaskPackReadError(
-            "zip-size",
-            where,
-            `the entry inflates to more than the ${entry.size} bytes it declares`,
-          ),
-        );
-      }
+      if (produced > entry.size) fail(inflatesPastSize(record));
       crc = digests.crc32(chunk, crc);
       controller.enqueue(chunk);
     },

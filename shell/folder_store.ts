@@ -32,6 +32,8 @@ import { join, posix, win32 } from "node:path";
 import process from "node:process";
 import { isPlainObject, parseJsonStrict } from "../lib/_json.ts";
 import {
+  checkExpectedVersion,
+  checkImportVersion,
   checkPassportId,
   checkPassportState,
   encodePassportState,
@@ -267,15 +269,7 @@ export class FolderStore implements PassportStore {
    */
   async create(state: PassportState): Promise<PassportState> {
     const id = checkPassportState(state);
-    const saved = { ...structuredClone(state), version: 1 };
-    const text = encodePassportState(saved);
-    await mkdir(this.dir, { recursive: true, mode: FOLDER_MODE });
-    return await this.#withLock(id, null, async (token) => {
-      const stored = await this.#read(id);
-      if (stored.kind === "state") throw new StoreConflictError(id, 0, stored.state.version);
-      await this.#commit(id, text, token);
-      return saved;
-    });
+    return await this.#insert(id, { ...structuredClone(state), version: 1 });
   }
 
   /**
@@ -288,13 +282,7 @@ export class FolderStore implements PassportStore {
    */
   async save(state: PassportState, expectedVersion: number): Promise<PassportState> {
     const id = checkPassportState(state);
-    if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 0) {
-      throw new TypeError(
-        `Cannot save ${id}: the expected version must be a whole number, not ${
-          String(expectedVersion)
-        }`,
-      );
-    }
+    checkExpectedVersion(id, expectedVersion);
     const saved = { ...structuredClone(state), version: expectedVersion + 1 };
     const text = encodePassportState(saved);
     // No folder means no passport: a conflict, and nothing is created.
@@ -318,10 +306,12 @@ export class FolderStore implements PassportStore {
    */
   async importState(state: PassportState): Promise<PassportState> {
     const id = checkPassportState(state);
-    if (!Number.isSafeInteger(state.version) || state.version < 1) {
-      throw new TypeError(`Cannot import ${id}: its version must be a whole number of at least 1`);
-    }
-    const saved = structuredClone(state);
+    checkImportVersion(id, state.version);
+    return await this.#insert(id, structuredClone(state));
+  }
+
+  /** Writes a passport the store must not hold yet (the folder is made if it is missing). */
+  async #insert(id: string, saved: PassportState): Promise<PassportState> {
     const text = encodePassportState(saved);
     await mkdir(this.dir, { recursive: true, mode: FOLDER_MODE });
     return await this.#withLock(id, null, async (token) => {

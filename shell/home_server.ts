@@ -35,7 +35,7 @@
  *
  * @module
  */
-import { concatBytes } from "../lib/_bytes.ts";
+import { readAllBytes } from "../lib/_bytes.ts";
 import { isPlainObject, parseJsonStrict } from "../lib/_json.ts";
 import { portableDigests, sha256Hex } from "../lib/digests.ts";
 import { isPassportId, mintPassportId } from "../lib/lineage.ts";
@@ -392,22 +392,16 @@ async function readJson(
     await request.body?.cancel();
     return fail(413, `The body is larger than ${max} bytes`);
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > max) {
-        await reader.cancel();
-        return fail(413, `The body is larger than ${max} bytes`);
-      }
-      chunks.push(value);
-    }
+  const tooLarge = new RangeError();
+  let bytes: Uint8Array;
+  try {
+    bytes = request.body
+      ? await readAllBytes(request.body, max, () => tooLarge)
+      : new Uint8Array(0);
+  } catch (error) {
+    if (error === tooLarge) return fail(413, `The body is larger than ${max} bytes`);
+    throw error;
   }
-  const bytes = concatBytes(chunks);
   let text: string;
   try {
     text = utf8.decode(bytes);

@@ -15,6 +15,12 @@
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join, posix, win32 } from "node:path";
 import { isPlainObject } from "../lib/_json.ts";
+import {
+  checkExpectedVersion,
+  checkPassportId,
+  checkPassportState,
+  messageOf,
+} from "../lib/_store_record.ts";
 import { portableDigests, sha256Hex } from "../lib/digests.ts";
 import { isPassportId } from "../lib/lineage.ts";
 import type { PassportState } from "../lib/model.ts";
@@ -165,7 +171,7 @@ export class HttpStore implements PassportStore {
    * @throws {HomeRequestError} When the home refuses (no token, wrong token).
    */
   async open(id: string): Promise<PassportState | null> {
-    checkId(id);
+    checkPassportId(id);
     const { status, body } = await this.#request("GET", `/p/${id}`, id);
     if (status === 404) return null;
     if (status !== 200) throw this.#unexpected(status, body, `open ${id}`, id);
@@ -206,14 +212,8 @@ export class HttpStore implements PassportStore {
    * @throws {StoreConflictError} When the home holds another version, or no such passport.
    */
   async save(state: PassportState, expectedVersion: number): Promise<PassportState> {
-    const id = checkState(state);
-    if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 0) {
-      throw new TypeError(
-        `Cannot save ${id}: the expected version must be a whole number, not ${
-          String(expectedVersion)
-        }`,
-      );
-    }
+    const id = checkPassportState(state);
+    checkExpectedVersion(id, expectedVersion);
     const { status, body } = await this.#request("POST", `/p/${id}`, id, {
       state,
       expected_version: expectedVersion,
@@ -237,7 +237,7 @@ export class HttpStore implements PassportStore {
    * @throws {ClaimHeldError} When someone else holds it.
    */
   async claim(id: string, holder: string, ttlSeconds: number): Promise<Claim> {
-    checkId(id);
+    checkPassportId(id);
     const { status, body } = await this.#request("POST", `/p/${id}/claim`, id, {
       holder,
       ttl_seconds: ttlSeconds,
@@ -257,7 +257,7 @@ export class HttpStore implements PassportStore {
    * @returns Whether a claim was released.
    */
   async release(id: string, holder?: string): Promise<boolean> {
-    checkId(id);
+    checkPassportId(id);
     const { status, body } = await this.#request(
       "DELETE",
       `/p/${id}/claim`,
@@ -303,14 +303,14 @@ export class HttpStore implements PassportStore {
    */
   tokenFile(id: string): string | null {
     const dir = this.#options.tokenDir;
-    return dir ? join(dir, homeKey(this.url), `${checkId(id)}.token`) : null;
+    return dir ? join(dir, homeKey(this.url), `${checkPassportId(id)}.token`) : null;
   }
 
   async #create(
     state: PassportState,
     keepVersion: boolean,
   ): Promise<{ state: PassportState; token: string }> {
-    const id = checkState(state);
+    const id = checkPassportState(state);
     const { status, body } = await this.#request(
       "POST",
       "/p",
@@ -483,21 +483,4 @@ function isSummary(value: unknown): value is PassportSummary {
 function isProblem(value: unknown): value is { entry: string; reason: string } {
   return isPlainObject(value) && typeof value.entry === "string" &&
     typeof value.reason === "string";
-}
-
-function checkId(id: unknown): string {
-  if (!isPassportId(id)) {
-    const shown = typeof id === "string" ? JSON.stringify(id.slice(0, 40)) : typeof id;
-    throw new TypeError(`Cannot use ${shown} as a passport id: expected TP-XXXX-XXXX`);
-  }
-  return id;
-}
-
-function checkState(state: PassportState): string {
-  if (!isPlainObject(state)) throw new TypeError("Cannot save: the passport is not an object");
-  return checkId(state.id);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

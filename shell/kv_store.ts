@@ -39,6 +39,8 @@ import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { isPlainObject, parseJsonStrict } from "../lib/_json.ts";
 import {
+  checkExpectedVersion,
+  checkImportVersion,
   checkPassportId,
   checkPassportState,
   encodePassportState,
@@ -406,9 +408,7 @@ export class KvStore implements PassportStore {
    */
   async importState(state: PassportState): Promise<PassportState> {
     const id = checkPassportState(state);
-    if (!Number.isSafeInteger(state.version) || state.version < 1) {
-      throw new TypeError(`Cannot import ${id}: its version must be a whole number of at least 1`);
-    }
+    checkImportVersion(id, state.version);
     return await this.#write(structuredClone(state), id, 0);
   }
 
@@ -422,13 +422,7 @@ export class KvStore implements PassportStore {
    */
   async save(state: PassportState, expectedVersion: number): Promise<PassportState> {
     const id = checkPassportState(state);
-    if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 0) {
-      throw new TypeError(
-        `Cannot save ${id}: the expected version must be a whole number, not ${
-          String(expectedVersion)
-        }`,
-      );
-    }
+    checkExpectedVersion(id, expectedVersion);
     const saved = { ...structuredClone(state), version: expectedVersion + 1 };
     return await this.#write(saved, id, expectedVersion);
   }

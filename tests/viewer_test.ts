@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { chromium, type Page } from "playwright-core";
 import { buildViewer } from "../tools/build_viewer.ts";
+import { CHROMIUM, CHROMIUM_ARGS } from "../tools/_tools.ts";
 import { createJudgeHandler } from "../serve.ts";
 import { judge } from "../mod.ts";
 import { readReference } from "./_helpers.ts";
@@ -16,7 +17,6 @@ interface Styled {
   getComputedStyle(node: unknown): { color: string };
 }
 
-const CHROMIUM = "/usr/bin/chromium";
 const PAGE = new URL("../web/viewer.html", import.meta.url);
 const REFERENCE = new URL("../testdata/interop/reference-0.3.0/", import.meta.url);
 const ARTIFACTS = Deno.env.get("TMPDIR") ?? "/tmp";
@@ -68,15 +68,7 @@ Deno.test({
       headless: true,
       acceptDownloads: true,
       viewport: { width: 1100, height: 900 },
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
+      args: [...CHROMIUM_ARGS],
     });
     const downloads = await Deno.makeTempDir({ prefix: "taskpack-downloads-" });
     try {

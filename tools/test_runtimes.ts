@@ -32,6 +32,7 @@ import { buildBrowser } from "./build_browser.ts";
 import { buildNpm, NPM_DIR, NPM_NAME } from "./build_npm.ts";
 import {
   bundle,
+  CHROMIUM_ARGS,
   ensureBun,
   ensureChromium,
   formatSize,
@@ -106,6 +107,7 @@ async function main(): Promise<number> {
   const runner = join(ROOT, "tests", "runtimes", "runner.mjs");
   const core = join(NPM_DIR, "mod.js");
   const chromiumRunner = join(ROOT, "tests", "runtimes", "chromium_runner.mjs");
+  const chromiumArgs = JSON.stringify(CHROMIUM_ARGS);
   const deno = Deno.execPath();
   const runtimes: Runtime[] = [
     {
@@ -139,12 +141,12 @@ async function main(): Promise<number> {
     {
       label: "chromium (iife, file://)",
       version: "",
-      command: ["node", chromiumRunner, playwright, chromium, "iife", inputsPath],
+      command: ["node", chromiumRunner, playwright, chromium, "iife", inputsPath, chromiumArgs],
     },
     {
       label: "chromium (esm, 127.0.0.1)",
       version: "",
-      command: ["node", chromiumRunner, playwright, chromium, "esm", inputsPath],
+      command: ["node", chromiumRunner, playwright, chromium, "esm", inputsPath, chromiumArgs],
     },
   ];
   const outputs = new Map<string, RunOutput[]>();

@@ -18,25 +18,18 @@ import process from "node:process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 const TYPES = { ".html": "text/html", ".mjs": "text/javascript", ".js": "text/javascript" };
 
-const [toolFolder, executablePath, mode, inputsPath] = process.argv.slice(2);
-if (!toolFolder || !executablePath || !["iife", "esm"].includes(mode) || !inputsPath) {
+// The browser's flags come from tools/_tools.ts (CHROMIUM_ARGS), as JSON.
+const [toolFolder, executablePath, mode, inputsPath, argsJson] = process.argv.slice(2);
+if (!toolFolder || !executablePath || !["iife", "esm"].includes(mode) || !inputsPath || !argsJson) {
   process.stderr.write(
     "usage: chromium_runner.mjs <playwright-core folder> <chromium> " +
-      "iife|esm <inputs.json>\n",
+      "iife|esm <inputs.json> <chromium flags as JSON>\n",
   );
   process.exit(1);
 }
+const ARGS = JSON.parse(argsJson);
 const { chromium } = createRequire(join(toolFolder, "package.json"))("playwright-core");
 const inputs = JSON.parse(await readFile(inputsPath, "utf8"));
 
