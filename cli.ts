@@ -17,7 +17,7 @@
  *
  * @module
  */
-import process from "node:process";
+import { args, setExitCode, stderr, stdout } from "./shell/host_process.ts";
 import { parseArgs } from "node:util";
 import denoConfig from "./deno.json" with { type: "json" };
 import { describeError, EXIT, type Io, UsageError } from "./cli/io.ts";
@@ -286,10 +286,10 @@ function byteCount(text: string): number {
 }
 
 const standardIo: Io = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+  out: (text) => stdout.write(text),
+  err: (text) => stderr.write(text),
 };
 
 if (import.meta.main) {
-  process.exitCode = await main(process.argv.slice(2));
+  setExitCode(await main(args()));
 }

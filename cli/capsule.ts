@@ -27,7 +27,7 @@ import { land } from "../lib/land.ts";
 import { isPassportId, mintPassportId } from "../lib/lineage.ts";
 import { preparePack } from "../lib/pack.ts";
 import { openFileSource } from "../shell/files.ts";
-import { nativeDigests } from "../shell/node_digests.ts";
+import { deflaterFor, digestsFor } from "./codecs.ts";
 import { targetEncoding, writePack } from "./convert.ts";
 import { describeError, EXIT, type Io, UsageError } from "./io.ts";
 
@@ -167,8 +167,13 @@ async function toPack(
     ...(options.actor === undefined ? {} : { actor: options.actor }),
     ...(options.factScope === undefined ? {} : { factScope: options.factScope }),
   });
-  const pack = await preparePack(object, [], { digests: nativeDigests });
-  const encoding = await writePack(pack, output);
+  // A capsule carries no luggage: a pack of it is small.
+  const digests = await digestsFor(0);
+  const pack = await preparePack(object, [], { digests });
+  const encoding = await writePack(pack, output, {
+    digests,
+    deflater: await deflaterFor(0),
+  });
   const facts = pack.object.passport.facts ?? [];
   const sealed = facts.filter((fact) => fact.needs_reverify === true).length;
   if (options.json) {
@@ -207,7 +212,7 @@ async function toPack(
 async function fromPack(path: string, json: boolean, io: Io): Promise<number> {
   const source = await openFileSource(path);
   try {
-    const landed = await land(source, { digests: nativeDigests });
+    const landed = await land(source, { digests: await digestsFor(source.size) });
     let mapped;
     try {
       mapped = packToCapsule(landed.object, { luggage: landed.luggage.map((file) => file.name) });

@@ -9,11 +9,10 @@ import { judge } from "../lib/conformance.ts";
 import type { Report } from "../lib/model.ts";
 import type { ReadLimits } from "../lib/read.ts";
 import { openFileSource } from "../shell/files.ts";
-import { nativeDigests } from "../shell/node_digests.ts";
 import { progressLine } from "../shell/progress.ts";
-import { inflaterOption } from "../shell/deflate_pool.ts";
 import { scanPool } from "../shell/scan_pool.ts";
 import { EXIT, type Io } from "./io.ts";
+import { digestsFor, inflaterFor } from "./codecs.ts";
 
 /**
  * Judges one file and prints the report.
@@ -36,11 +35,11 @@ export async function runConformance(
   let report: Report;
   try {
     report = await judge(source, {
-      digests: nativeDigests,
+      digests: await digestsFor(source.size),
       limits,
       onProgress: progress.update,
       scanner: scans.scanner,
-      ...inflaterOption(),
+      ...await inflaterFor(source.size),
     });
   } finally {
     progress.done();

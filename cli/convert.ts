@@ -12,18 +12,11 @@ import { encodeBagInto, encodeFlat, type PreparedPack, preparePack } from "../li
 import type { Progress, ReadLimits } from "../lib/read.ts";
 import { progressLine } from "../shell/progress.ts";
 import { openFileSource, writeFileAtomic } from "../shell/files.ts";
-import { nativeDigests } from "../shell/node_digests.ts";
 import type { Deflater } from "../lib/deflate.ts";
-import { deflatePool, inflaterOption } from "../shell/deflate_pool.ts";
+import type { Digests } from "../lib/digests.ts";
+import { deflaterFor, digestsFor, inflaterFor } from "./codecs.ts";
 import { scanPool } from "../shell/scan_pool.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
-
-/**
- * How every bag the CLI writes is deflated: `node:zlib` in 2 MiB blocks (see
- * `deflate_pool.ts`), here on the calling thread. Verbs that move much data pass a pool with
- * workers instead, which gives the very same bytes.
- */
-const inlineDeflater: Deflater = deflatePool({ workers: 0 });
 
 /** The encoding an output path asks for, from its ending. */
 export function targetEncoding(path: string): "bag" | "flat" {
@@ -39,18 +32,21 @@ export function targetEncoding(path: string): "bag" | "flat" {
  *
  * @param pack The prepared pack.
  * @param path The output file.
- * @param maxInline The flat form's inline limit per attachment.
- * @param options How to deflate (default: `node:zlib` blocks on this thread; a
- * `deflatePool()` gives the same bytes faster), and a progress callback.
+ * @param options How to deflate and hash (see `codecs.ts`), the flat form's inline limit per
+ * attachment, and a progress callback.
  * @returns The encoding written.
  */
 export async function writePack(
   pack: PreparedPack,
   path: string,
-  maxInline?: number,
-  options: { deflater?: Deflater; onProgress?: (progress: Progress) => void } = {},
+  options: {
+    deflater: Deflater;
+    digests: Digests;
+    maxInline?: number | undefined;
+    onProgress?: (progress: Progress) => void;
+  },
 ): Promise<"bag" | "flat"> {
-  const deflater = options.deflater ?? inlineDeflater;
+  const { deflater, digests, maxInline } = options;
   const encoding = targetEncoding(path);
   if (encoding === "flat") {
     const text = await encodeFlat(
@@ -61,7 +57,7 @@ export async function writePack(
   } else {
     await writeFileAtomic(path, (write) =>
       encodeBagInto(pack, write, {
-        digests: nativeDigests,
+        digests,
         deflater,
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       }));
@@ -86,30 +82,33 @@ export async function runConvert(
 ): Promise<number> {
   targetEncoding(output);
   const source = await openFileSource(input);
-  const deflater = deflatePool();
+  const digests = await digestsFor(source.size);
+  const deflater = await deflaterFor(source.size);
   const scans = scanPool();
   const checking = progressLine("checking", !options.json);
   const packing = progressLine("packing", !options.json);
   const writing = progressLine("writing", !options.json);
   try {
     const landed = await land(source, {
-      digests: nativeDigests,
+      digests,
       limits: options.limits ?? {},
       onProgress: checking.update,
       scanner: scans.scanner,
-      ...inflaterOption(),
+      ...await inflaterFor(source.size),
     });
     checking.done();
     const bag = targetEncoding(output) === "bag";
     const pack = await preparePack(landed.object, landed.luggage, {
-      digests: nativeDigests,
+      digests,
       onProgress: packing.update,
       scanner: scans.scanner,
       ...(bag ? { deflater } : {}),
     });
     packing.done();
-    const encoding = await writePack(pack, output, options.maxInline, {
+    const encoding = await writePack(pack, output, {
       deflater,
+      digests,
+      maxInline: options.maxInline,
       onProgress: writing.update,
     });
     writing.done();

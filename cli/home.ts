@@ -6,7 +6,7 @@
  * @module
  */
 import { homedir, hostname, userInfo } from "node:os";
-import process from "node:process";
+import { env, platform, stderr } from "../shell/host_process.ts";
 import { mintPassportId } from "../lib/lineage.ts";
 import type { PassportStore } from "../lib/store.ts";
 import { defaultStoreDir, FolderStore, resolveStoreDir } from "../shell/folder_store.ts";
@@ -14,9 +14,19 @@ import { dirname, join } from "node:path";
 import { portableDigests, sha256Hex } from "../lib/digests.ts";
 import type { KvStore } from "../shell/kv_store.ts";
 
+/** The environment variables the home folders depend on. */
+function homeEnv(): Record<string, string | undefined> {
+  return {
+    TASKPACK_STORE: env("TASKPACK_STORE"),
+    XDG_DATA_HOME: env("XDG_DATA_HOME"),
+    XDG_CONFIG_HOME: env("XDG_CONFIG_HOME"),
+    APPDATA: env("APPDATA"),
+  };
+}
+
 /** The store named by `--store`, else `TASKPACK_STORE`, else the per-user default. */
 export function storeDir(flag: string | undefined): string {
-  return resolveStoreDir(flag, process.env, homedir(), process.platform);
+  return resolveStoreDir(flag, homeEnv(), homedir(), platform);
 }
 
 /**
@@ -52,16 +62,16 @@ async function openOtherStore(spec: string): Promise<PassportStore> {
   const { defaultTokenDir, HttpStore } = await import("../shell/http_store.ts");
   const actor = actorName(undefined);
   return new HttpStore(spec, {
-    ...(process.env.TASKPACK_TOKEN ? { token: process.env.TASKPACK_TOKEN } : {}),
-    tokenDir: defaultTokenDir(process.env, homedir(), process.platform),
+    ...(env("TASKPACK_TOKEN") ? { token: env("TASKPACK_TOKEN")! } : {}),
+    tokenDir: defaultTokenDir(homeEnv(), homedir(), platform),
     onToken: (id, token, file) =>
-      process.stderr.write(
+      stderr.write(
         `taskpack: the token for ${id} (shown once, kept in ${file}): ${token}\n` +
           `taskpack: whoever else works on ${id} needs it (TASKPACK_TOKEN)\n`,
       ),
     onClaim: (id, claim) => {
       if (claim.holder === actor) return;
-      process.stderr.write(
+      stderr.write(
         `taskpack: note: ${id} is claimed by ${claim.holder} until ${claim.until}; ` +
           `saved anyway (a claim never blocks a save)\n`,
       );
@@ -71,7 +81,7 @@ async function openOtherStore(spec: string): Promise<PassportStore> {
 
 /** Where luggage landed from a kv: or http(s): store goes: `<data>/taskpack/luggage/<store>`. */
 function luggageDir(spec: string): string {
-  const base = dirname(defaultStoreDir(process.env, homedir(), process.platform));
+  const base = dirname(defaultStoreDir(homeEnv(), homedir(), platform));
   const name = spec.replace(/^[a-z]+:(\/\/)?/i, "").replace(/[^A-Za-z0-9.-]+/g, "_").slice(-40)
     .replace(/^[._-]+/, "");
   const hash = sha256Hex(portableDigests, new TextEncoder().encode(spec)).slice(0, 10);
@@ -80,13 +90,14 @@ function luggageDir(spec: string): string {
 
 /** This machine's name: `--machine`, else `TASKPACK_MACHINE`, else the host name. */
 export function machineName(flag: string | undefined): string {
-  return flag || process.env.TASKPACK_MACHINE || hostname();
+  return flag || env("TASKPACK_MACHINE") || hostname();
 }
 
 /** Who is acting: `--actor`, else `TASKPACK_ACTOR`, else the user name. */
 export function actorName(flag: string | undefined): string {
   if (flag) return flag;
-  if (process.env.TASKPACK_ACTOR) return process.env.TASKPACK_ACTOR;
+  const actor = env("TASKPACK_ACTOR");
+  if (actor) return actor;
   try {
     return userInfo().username;
   } catch {

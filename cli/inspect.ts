@@ -11,8 +11,8 @@ import { judge } from "../lib/conformance.ts";
 import { decodePack, type ReadLimits } from "../lib/read.ts";
 import { type FactState, summarisePack } from "../lib/summary.ts";
 import { openFileSource } from "../shell/files.ts";
-import { nativeDigests } from "../shell/node_digests.ts";
 import { EXIT, formatBytes, type Io } from "./io.ts";
+import { digestsFor } from "./codecs.ts";
 
 export { type FactState, factState } from "../lib/summary.ts";
 
@@ -33,8 +33,9 @@ export async function runInspect(
 ): Promise<number> {
   const source = await openFileSource(path);
   try {
-    const decoded = await decodePack(source, { digests: nativeDigests, limits });
-    const report = await judge(source, { digests: nativeDigests, limits });
+    const digests = await digestsFor(source.size);
+    const decoded = await decodePack(source, { digests, limits });
+    const report = await judge(source, { digests, limits });
     const pack = isPlainObject(decoded.object) ? decoded.object : {};
     const state = isPlainObject(pack.passport) ? pack.passport : {};
     const summary = summarisePack(decoded, report);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
+import { readTextFile } from "../shell/host_fs.ts";
 import { parseJsonStrict } from "../lib/_json.ts";
 import { RefusalError, TaskPackReadError } from "../lib/errors.ts";
 import { ReceiptError } from "../lib/receipt.ts";
@@ -97,7 +97,7 @@ function pathOf(error: unknown): string {
  * @throws {UsageError} When the file is not valid JSON, saying where.
  */
 export async function readJsonFile(path: string): Promise<unknown> {
-  const text = (await readFile(path, "utf8")).replace(/^\ufeff/, "");
+  const text = (await readTextFile(path)).replace(/^\ufeff/, "");
   try {
     return parseJsonStrict(text, { where: path });
   } catch (error) {

@@ -11,23 +11,23 @@
  *
  * @module
  */
-import { lstat, mkdir, mkdtemp, rename, rm } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { findImperatives, type Imperative } from "../lib/imperatives.ts";
 import { land, type LandedPack, planLanding } from "../lib/land.ts";
 import type { ReadLimits, ReadLuggage } from "../lib/read.ts";
 import { progressCounter } from "../lib/_progress.ts";
 import { mergeReceipt } from "../lib/receipt.ts";
 import { receiptTarget } from "../lib/lineage.ts";
-import { makeFolder, openFileSource, writeNewFile, writeNewFileBytes } from "../shell/files.ts";
+import { makeFolder, openFileSource, writeNewFile } from "../shell/files.ts";
+import { createFile, lstat, makeTempFolder, mkdir, rename, rm } from "../shell/host_fs.ts";
+import { absolutePath } from "../shell/host_process.ts";
 import { readAllBytes } from "../lib/_bytes.ts";
-import { nativeDigests } from "../shell/node_digests.ts";
 import { progressLine } from "../shell/progress.ts";
-import { inflaterOption } from "../shell/deflate_pool.ts";
 import { scanPool } from "../shell/scan_pool.ts";
 import { machineName, mintUniqueId, now, openStore } from "./home.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { passportReply, requirePassport } from "./passports.ts";
+import { digestsFor, inflaterFor } from "./codecs.ts";
 
 /** The options `land` reads. */
 export interface LandFlags {
@@ -59,11 +59,11 @@ export async function runLand(path: string, flags: LandFlags, io: Io): Promise<n
     let landed: LandedPack;
     try {
       landed = await land(source, {
-        digests: nativeDigests,
+        digests: await digestsFor(source.size),
         limits: flags.limits ?? {},
         onProgress: progress.update,
         scanner: scans.scanner,
-        ...inflaterOption(),
+        ...await inflaterFor(source.size),
       });
     } finally {
       progress.done();
@@ -99,7 +99,7 @@ async function landNew(
     trustMachineFacts: flags["trust-machine-facts"] === true,
   });
   const imperatives = findImperatives(pack);
-  const luggageDir = resolve(flags["files-out"] ?? join(dir, `${newId}.files`));
+  const luggageDir = absolutePath(flags["files-out"] ?? join(dir, `${newId}.files`));
   const reply: Record<string, unknown> = {
     ok: true,
     ...(flags["dry-run"] ? { dry_run: true } : {}),
@@ -155,7 +155,7 @@ async function mergeInto(
   // The sender's id is pack data: it names a folder only through its safe characters, so it
   // can never be a path ("x/../../..") that puts the luggage outside the store.
   const sender = String(landed.object.passport.id).replace(/[^A-Za-z0-9-]/g, "_").slice(0, 64);
-  const luggageDir = resolve(
+  const luggageDir = absolutePath(
     flags["files-out"] ?? join(dir, `${into}.files`, `receipt-${sender}-${stamp}`),
   );
   const imperatives = findImperatives(landed.object);
@@ -285,7 +285,7 @@ export async function extractLuggage(
     if ((error as { code?: string }).code !== "ENOENT") throw error;
   }
   await mkdir(dirname(target), { recursive: true });
-  const staging = await mkdtemp(join(dirname(target), `.${basename(target)}.landing-`));
+  const staging = await makeTempFolder(join(dirname(target), `.${basename(target)}.landing-`));
   const progress = progressLine("writing", showProgress);
   const count = progressCounter(progress.update, luggage);
   // Small files are read (and verified) in order, then created several at a time: creating a
@@ -307,7 +307,7 @@ export async function extractLuggage(
       }
       if (file.size <= SMALL_EXTRACT) {
         const bytes = await (file.read?.() ?? readAllBytes(file.open(), file.size));
-        const write: Promise<void> = writeNewFileBytes(dest, bytes).then(
+        const write: Promise<void> = createFile(dest, bytes).then(
           () => {
             inFlight.delete(write);
             count.bytes(bytes.length);

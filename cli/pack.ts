@@ -14,10 +14,9 @@ import { buildPackObject, preparePack } from "../lib/pack.ts";
 import { assignAskIds, recordSentAsks } from "../lib/passport.ts";
 import { packWarnings } from "../lib/warnings.ts";
 import { checkFolderOf, luggageFromPaths } from "../shell/files.ts";
-import { nativeDigests } from "../shell/node_digests.ts";
-import { deflatePool } from "../shell/deflate_pool.ts";
 import { progressLine } from "../shell/progress.ts";
 import { scanPool } from "../shell/scan_pool.ts";
+import { deflaterFor, digestsFor } from "./codecs.ts";
 import { targetEncoding, writePack } from "./convert.ts";
 import { actorName, machineName, now, openStore } from "./home.ts";
 import { EXIT, type Io, readJsonFile, UsageError } from "./io.ts";
@@ -133,7 +132,9 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
     io.err(`warning: ${warning}\n`);
   }
   // Small files are deflated as they are read; large ones on the other cores (same bytes).
-  const deflater = deflatePool();
+  const luggageBytes = luggage.reduce((sum, file) => sum + file.size, 0);
+  const digests = await digestsFor(luggageBytes);
+  const deflater = await deflaterFor(luggageBytes);
   const scans = scanPool();
   const packing = progressLine("packing", !flags.json);
   const writing = progressLine("writing", !flags.json);
@@ -141,7 +142,7 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
     const bag = targetEncoding(out) === "bag";
     // Refusals happen here, before anything is written or recorded.
     const prepared = await preparePack(object, luggage, {
-      digests: nativeDigests,
+      digests,
       onProgress: packing.update,
       scanner: scans.scanner,
       ...(bag ? { deflater } : {}),
@@ -155,8 +156,10 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
       ? home
       : await store.save({ ...recorded, updated_at: now() }, home.version);
 
-    const encoding = await writePack(prepared, out, flags.maxInline, {
+    const encoding = await writePack(prepared, out, {
       deflater,
+      digests,
+      maxInline: flags.maxInline,
       onProgress: writing.update,
     });
     writing.done();

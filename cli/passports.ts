@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { mkdir, open as openFile, rm } from "node:fs/promises";
-import process from "node:process";
+import { mkdir, open as openFile, rm } from "../shell/host_fs.ts";
+import { pid } from "../shell/host_process.ts";
 import { join } from "node:path";
 import { isPlainObject } from "../lib/_json.ts";
 import { compileContext, handoffPrompt } from "../lib/context.ts";
@@ -194,7 +194,7 @@ export async function runDoctor(flags: PassportFlags, io: Io): Promise<number> {
   };
   try {
     await mkdir(dir, { recursive: true });
-    const probe = join(dir, `.doctor-${process.pid}`);
+    const probe = join(dir, `.doctor-${pid}`);
     const handle = await openFile(probe, "wx");
     await handle.close();
     await rm(probe);

@@ -12,21 +12,9 @@
  *
  * @module
  */
-import {
-  closeSync,
-  fstatSync,
-  fsyncSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  statSync,
-  writeSync,
-} from "node:fs";
-import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { absolutePath } from "./host_process.ts";
+import { makeTempFolder, rename, rm, withPath } from "./host_fs.ts";
 import type { ByteSource, Luggage } from "../lib/source.ts";
 import { borrowChunks } from "../lib/_chunks.ts";
 
@@ -37,9 +25,11 @@ const SMALL_READ = 64 * 1024;
 const SMALL_FILE = 64 * 1024;
 
 // ---------------------------------------------------------------------------------------------
-// A few synchronous file calls: Deno's own where there is Deno, else node:fs.
+// A few synchronous file calls: Deno's own where there is Deno, else node:fs (which Deno loads
+// slowly, see host_fs.ts).
 
 const deno = (globalThis as { Deno?: typeof Deno }).Deno;
+const nodeFs = deno ? undefined : await import("node:fs");
 
 /** What a listing or `lstat` says about a path. */
 interface Kind {
@@ -59,26 +49,6 @@ interface OpenFile {
   close(): void;
 }
 
-/** Gives a Deno error the `code` and `path` a `node:fs` error has, for the CLI's messages. */
-function withPath(error: unknown, path: string): unknown {
-  if (error && typeof error === "object") {
-    const e = error as { code?: string; path?: string; name?: string };
-    if (e.code === undefined) {
-      const codes: Record<string, string> = {
-        NotFound: "ENOENT",
-        PermissionDenied: "EACCES",
-        AlreadyExists: "EEXIST",
-        IsADirectory: "EISDIR",
-        NotADirectory: "ENOTDIR",
-      };
-      const code = codes[e.name ?? ""];
-      if (code) e.code = code;
-    }
-    if (e.path === undefined) e.path = path;
-  }
-  return error;
-}
-
 function attempt<T>(path: string, call: () => T): T {
   try {
     return call();
@@ -88,39 +58,43 @@ function attempt<T>(path: string, call: () => T): T {
 }
 
 function openFile(path: string, mode: "read" | "create"): OpenFile {
-  // Deno's own calls read several times faster than its node:fs; node:fs creates files several
-  // times faster (measured on Deno 2.9). Elsewhere node:fs does both.
-  if (deno && mode === "read") {
-    const file = attempt(path, () => deno.openSync(path, { read: true }));
+  if (deno) {
+    const file = attempt(
+      path,
+      () =>
+        deno.openSync(path, mode === "read" ? { read: true } : { write: true, createNew: true }),
+    );
     return {
       read(buffer, position) {
         if (position !== null) file.seekSync(position, deno.SeekMode.Start);
         return file.readSync(buffer) ?? 0;
       },
-      write() {
-        throw new TypeError(`Cannot write ${path}: it was opened for reading`);
+      write(bytes) {
+        let done = 0;
+        while (done < bytes.length) done += file.writeSync(bytes.subarray(done));
       },
       size: () => file.statSync().size,
       sync: () => file.syncSync(),
       close: () => file.close(),
     };
   }
-  const fd = openSync(path, mode === "read" ? "r" : "wx");
+  const fs = nodeFs!;
+  const fd = fs.openSync(path, mode === "read" ? "r" : "wx");
   return {
-    read: (buffer, position) => readSync(fd, buffer, 0, buffer.length, position),
+    read: (buffer, position) => fs.readSync(fd, buffer, 0, buffer.length, position),
     write(bytes) {
       let done = 0;
-      while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+      while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done);
     },
-    size: () => fstatSync(fd).size,
-    sync: () => fsyncSync(fd),
-    close: () => closeSync(fd),
+    size: () => fs.fstatSync(fd).size,
+    sync: () => fs.fsyncSync(fd),
+    close: () => fs.closeSync(fd),
   };
 }
 
 function readWhole(path: string): Uint8Array {
   if (deno) return attempt(path, () => deno.readFileSync(path));
-  const buffer = readFileSync(path);
+  const buffer = nodeFs!.readFileSync(path);
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
 }
 
@@ -131,7 +105,7 @@ function list(path: string): { name: string; kind: Kind }[] {
       kind: entry,
     }));
   }
-  return readdirSync(path, { withFileTypes: true }).map((entry) => ({
+  return nodeFs!.readdirSync(path, { withFileTypes: true }).map((entry) => ({
     name: entry.name,
     kind: {
       isFile: entry.isFile(),
@@ -151,7 +125,7 @@ function folderError(path: string): Error {
 
 function inspect(path: string, follow: boolean): Kind & { size: number } {
   if (deno) return attempt(path, () => follow ? deno.statSync(path) : deno.lstatSync(path));
-  const info = follow ? statSync(path) : lstatSync(path);
+  const info = follow ? nodeFs!.statSync(path) : nodeFs!.lstatSync(path);
   return {
     isFile: info.isFile(),
     isDirectory: info.isDirectory(),
@@ -376,7 +350,7 @@ function walkPaths(
     }
   };
   for (const path of paths) {
-    const absolute = resolve(path);
+    const absolute = absolutePath(path);
     const info = inspect(absolute, true);
     const name = basename(absolute);
     if (info.isFile) found.push({ kind: "file", absolute, name, size: info.size });
@@ -441,26 +415,6 @@ export async function writeNewFile(
 }
 
 /**
- * Creates a new file holding `bytes` (never over an existing one, never through a symbolic link
- * at `path`), asynchronously: creating files is slow on many file systems, and several
- * creations in flight take a fraction of the time of one after another.
- *
- * @param path The file to create; its folder must exist.
- * @param bytes The content.
- */
-export async function writeNewFileBytes(path: string, bytes: Uint8Array): Promise<void> {
-  if (deno) {
-    try {
-      await deno.writeFile(path, bytes, { createNew: true });
-    } catch (error) {
-      throw withPath(error, path);
-    }
-  } else {
-    await writeFile(path, bytes, { flag: "wx" });
-  }
-}
-
-/**
  * Refuses, before anything is done, a file that could not be written because its folder is
  * missing or is not a folder.
  *
@@ -468,7 +422,7 @@ export async function writeNewFileBytes(path: string, bytes: Uint8Array): Promis
  * @throws An error with `code` `ENOENT` or `ENOTDIR` that names the folder.
  */
 export function checkFolderOf(path: string): void {
-  const folder = dirname(resolve(path));
+  const folder = dirname(absolutePath(path));
   let kind: Kind;
   try {
     kind = inspect(folder, true);
@@ -487,7 +441,8 @@ export function checkFolderOf(path: string): void {
  * @param path The folder.
  */
 export function makeFolder(path: string): void {
-  mkdirSync(path, { recursive: true });
+  if (deno) attempt(path, () => deno.mkdirSync(path, { recursive: true }));
+  else nodeFs!.mkdirSync(path, { recursive: true });
 }
 
 /**
@@ -509,13 +464,13 @@ export async function writeFileAtomic(
 ): Promise<void> {
   let folder: string;
   try {
-    folder = await mkdtemp(join(dirname(resolve(path)), ".taskpack-tmp-"));
+    folder = await makeTempFolder(join(dirname(absolutePath(path)), ".taskpack-tmp-"));
   } catch (error) {
     // The temporary name means nothing to the person: name the folder that is missing.
     if ((error as { code?: string }).code === "ENOENT") {
-      throw Object.assign(new Error(`No such folder: ${dirname(resolve(path))}`), {
+      throw Object.assign(new Error(`No such folder: ${dirname(absolutePath(path))}`), {
         code: "ENOENT",
-        path: dirname(resolve(path)),
+        path: dirname(absolutePath(path)),
       });
     }
     throw error;

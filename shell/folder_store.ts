@@ -26,10 +26,22 @@
  *
  * @module
  */
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join, posix, win32 } from "node:path";
-import process from "node:process";
+import {
+  type FileHandle,
+  link,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  readTextFile,
+  rename,
+  rm,
+  stat,
+  unlink,
+} from "./host_fs.ts";
+import { isProcessRunning, pid, platform } from "./host_process.ts";
 import { isPlainObject, parseJsonStrict } from "../lib/_json.ts";
 import {
   checkExpectedVersion,
@@ -140,8 +152,6 @@ interface LockInfo {
 type Stored =
   | { kind: "missing" }
   | { kind: "state"; state: PassportState };
-
-type FileHandle = Awaited<ReturnType<typeof open>>;
 
 /**
  * A {@linkcode PassportStore} in a folder: one `TP-XXXX-XXXX.json` file per passport. The
@@ -366,12 +376,12 @@ export class FolderStore implements PassportStore {
   /** Writes `text` as `<id>.json`: temporary file, fsync, lock check, rename, folder fsync. */
   async #commit(id: string, text: string, token: string): Promise<void> {
     const target = join(this.dir, `${id}.json`);
-    const temp = join(this.dir, `.${id}.json.${process.pid}-${randomHex(6)}${TEMP_SUFFIX}`);
+    const temp = join(this.dir, `.${id}.json.${pid}-${randomHex(6)}${TEMP_SUFFIX}`);
     let renamed = false;
     try {
       const handle = await open(temp, "wx", FILE_MODE);
       try {
-        await writeAll(handle, new TextEncoder().encode(text));
+        await handle.write(new TextEncoder().encode(text));
         await handle.sync();
       } finally {
         await handle.close();
@@ -447,13 +457,13 @@ export class FolderStore implements PassportStore {
       }
       if (handle) {
         const content = JSON.stringify({
-          pid: process.pid,
+          pid: pid,
           host: this.#host,
           time: new Date().toISOString(),
           token,
         }) + "\n";
         try {
-          await handle.writeFile(content);
+          await handle.write(new TextEncoder().encode(content));
         } catch (error) {
           await handle.close().catch(() => {});
           await unlink(lockPath).catch(() => {});
@@ -487,7 +497,7 @@ export class FolderStore implements PassportStore {
   async #readLock(id: string): Promise<LockInfo | null> {
     let raw: string;
     try {
-      raw = await readFile(this.#lockPath(id), "utf8");
+      raw = await readTextFile(this.#lockPath(id));
     } catch (error) {
       if (codeOf(error) === "ENOENT") return null;
       throw new Error(`Cannot read the lock of ${id} in ${this.dir}: ${messageOf(error)}`, {
@@ -503,7 +513,9 @@ export class FolderStore implements PassportStore {
    * by its file time, and is stale after a short grace.
    */
   async #isStale(lock: LockInfo, lockPath: string): Promise<boolean> {
-    if (lock.host === this.#host && lock.pid !== null && !isAlive(lock.pid)) return true;
+    if (lock.host === this.#host && lock.pid !== null && !(await isProcessRunning(lock.pid))) {
+      return true;
+    }
     if (lock.time !== null) return Date.now() - lock.time > this.#staleLockMs;
     let mtime: number;
     try {
@@ -534,7 +546,7 @@ export class FolderStore implements PassportStore {
     }
     let taken: string | null = null;
     try {
-      taken = await readFile(aside, "utf8");
+      taken = await readTextFile(aside);
     } catch {
       // unreadable: treat as the judged one only if the judged one was unreadable too
     }
@@ -581,7 +593,7 @@ export class FolderStore implements PassportStore {
     const path = join(this.dir, entry);
     try {
       const info = await stat(path);
-      if (info.isFile() && Date.now() - info.mtimeMs > this.#staleLockMs) await unlink(path);
+      if (info.isFile && Date.now() - info.mtimeMs > this.#staleLockMs) await unlink(path);
     } catch {
       // gone, or not ours to remove: listing goes on
     }
@@ -689,26 +701,8 @@ function describeHolder(lock: LockInfo): string {
   return `pid ${lock.pid} on ${lock.host ?? "an unknown host"}${since}`;
 }
 
-/** False only when the process certainly does not exist (ESRCH); EPERM means it does. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return codeOf(error) !== "ESRCH";
-  }
-}
-
 function isLeftoverName(entry: string): boolean {
   return /^\.TP-[^.]+\.(json\..+\.tmp|lock\..+\.broken)$/.test(entry);
-}
-
-async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
-  let done = 0;
-  while (done < bytes.length) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done);
-    done += bytesWritten;
-  }
 }
 
 /** Renames, retrying briefly where Windows refuses while another process reads the target. */
@@ -720,7 +714,7 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
     } catch (error) {
       const code = codeOf(error);
       const transient = code === "EPERM" || code === "EACCES" || code === "EBUSY";
-      if (!transient || process.platform !== "win32" || attempt >= RENAME_RETRIES) throw error;
+      if (!transient || platform !== "win32" || attempt >= RENAME_RETRIES) throw error;
       await sleep(10 * (attempt + 1));
     }
   }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import process from "node:process";
+import { stderr } from "./host_process.ts";
 import type { Progress } from "../lib/read.ts";
 import { formatBytes } from "../lib/_bytes.ts";
 
@@ -74,7 +74,7 @@ function formatSeconds(seconds: number): string {
 export function progressLine(
   label: string,
   enabled: boolean,
-  target: ProgressTarget = process.stderr,
+  target: ProgressTarget = stderr,
   now: () => number = () => performance.now(),
 ): ProgressLine {
   const draw = enabled && target.isTTY === true;

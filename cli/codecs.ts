@@ -1,0 +1,54 @@
+// Copyright 2026 the taskpack authors. MIT license.
+/**
+ * The digests and codecs a command uses, chosen by how much it has to handle. The native ones
+ * (SHA-256 from `node:crypto`, DEFLATE in worker threads over `node:zlib`, a strict streaming
+ * inflater) are several times faster on large data, but on Deno loading them loads its Node
+ * layer, about 0.05 s: a third of a small command. Below {@linkcode NATIVE_BYTES} the core's
+ * portable ones run instead, and they are quicker for that little data.
+ *
+ * @module
+ */
+import { type Deflater, type Inflater, platformDeflater } from "../lib/deflate.ts";
+import { type Digests, portableDigests } from "../lib/digests.ts";
+
+/** Work of this many bytes or more loads the native digests and codecs. */
+export const NATIVE_BYTES = 1 << 20;
+
+/** A deflater to close when the command is done (a pool's workers keep a process alive). */
+export interface ClosableDeflater extends Deflater {
+  close(): void;
+}
+
+/**
+ * The digests for work of `bytes` bytes.
+ *
+ * @param bytes How many bytes will be hashed, about.
+ * @returns Portable digests for little, native ones for more.
+ */
+export async function digestsFor(bytes: number): Promise<Digests> {
+  if (bytes < NATIVE_BYTES) return portableDigests;
+  return (await import("../shell/node_digests.ts")).nativeDigests;
+}
+
+/**
+ * The deflater for packing `bytes` bytes: the worker pool for much, else the platform's.
+ *
+ * @param bytes How many bytes will be deflated, about.
+ * @returns The deflater; close it when done.
+ */
+export async function deflaterFor(bytes: number): Promise<ClosableDeflater> {
+  if (bytes < NATIVE_BYTES) return { ...platformDeflater, close() {} };
+  return (await import("../shell/deflate_pool.ts")).deflatePool();
+}
+
+/**
+ * The inflater option of `judge`, `land` and `decodePack` for a pack of `bytes` bytes: the
+ * native strict one for a large pack, else none (the core's own).
+ *
+ * @param bytes The pack's size.
+ * @returns `{ inflater }` or `{}`, to spread into the options.
+ */
+export async function inflaterFor(bytes: number): Promise<{ inflater?: Inflater }> {
+  if (bytes < NATIVE_BYTES) return {};
+  return (await import("../shell/deflate_pool.ts")).inflaterOption();
+}

@@ -1,0 +1,201 @@
+// Copyright 2026 the taskpack authors. MIT license.
+/**
+ * The process the CLI runs in: its arguments, environment, output and exit code, with Deno's
+ * own calls where there is Deno and `node:process` elsewhere (Node, Bun). On Deno, loading its
+ * Node layer costs about 0.05 s per process (see `host_fs.ts`).
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+
+const deno = (globalThis as { Deno?: typeof Deno }).Deno;
+const nodeProcess = deno ? undefined : (await import("node:process")).default;
+
+/** Where text goes: standard output or standard error. */
+export interface TextOut {
+  /** Writes the text (UTF-8), all of it. */
+  write(text: string): void;
+  /** Whether it is a terminal (a person is watching). */
+  readonly isTTY: boolean;
+  /** The terminal's width in characters, when it is one and says. */
+  readonly columns?: number | undefined;
+}
+
+const encoder = new TextEncoder();
+
+function denoOut(file: typeof Deno.stdout): TextOut {
+  return {
+    write(text) {
+      const bytes = encoder.encode(text);
+      let done = 0;
+      while (done < bytes.length) done += file.writeSync(bytes.subarray(done));
+    },
+    get isTTY() {
+      return file.isTerminal();
+    },
+    get columns() {
+      try {
+        return file.isTerminal() ? Deno.consoleSize().columns : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+function nodeOut(
+  stream: { write(text: string): unknown; isTTY?: boolean; columns?: number },
+): TextOut {
+  return {
+    write: (text) => void stream.write(text),
+    get isTTY() {
+      return stream.isTTY === true;
+    },
+    get columns() {
+      return stream.columns;
+    },
+  };
+}
+
+/**
+ * Standard output.
+ *
+ * @example Usage
+ * ```ts
+ * import { stdout } from "./host_process.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(typeof stdout.isTTY, "boolean");
+ * ```
+ */
+export const stdout: TextOut = deno ? denoOut(deno.stdout) : nodeOut(nodeProcess!.stdout);
+
+/**
+ * Standard error.
+ *
+ * @example Usage
+ * ```ts
+ * import { stderr } from "./host_process.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(typeof stderr.isTTY, "boolean");
+ * ```
+ */
+export const stderr: TextOut = deno ? denoOut(deno.stderr) : nodeOut(nodeProcess!.stderr);
+
+/**
+ * The arguments after the program's name.
+ *
+ * @returns The arguments.
+ * @example Usage
+ * ```ts
+ * import { args } from "./host_process.ts";
+ * import assert from "node:assert/strict";
+ * assert.ok(Array.isArray(args()));
+ * ```
+ */
+export function args(): string[] {
+  return deno ? [...deno.args] : nodeProcess!.argv.slice(2);
+}
+
+/**
+ * Sets the code the process exits with when it ends.
+ *
+ * @param code The exit code.
+ * @example Usage
+ * ```ts
+ * import { setExitCode } from "./host_process.ts";
+ * setExitCode(0);
+ * ```
+ */
+export function setExitCode(code: number): void {
+  if (deno) deno.exitCode = code;
+  else nodeProcess!.exitCode = code;
+}
+
+/**
+ * An environment variable (undefined where it is not set or may not be read).
+ *
+ * @param name Its name.
+ * @returns Its value.
+ * @example Usage
+ * ```ts
+ * import { env } from "./host_process.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(env("TASKPACK_SURELY_UNSET_VARIABLE"), undefined);
+ * ```
+ */
+export function env(name: string): string | undefined {
+  if (!deno) return nodeProcess!.env[name];
+  try {
+    return deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * This process's id.
+ *
+ * @example Usage
+ * ```ts
+ * import { pid } from "./host_process.ts";
+ * import assert from "node:assert/strict";
+ * assert.ok(pid > 0);
+ * ```
+ */
+export const pid: number = deno ? deno.pid : nodeProcess!.pid;
+
+/**
+ * The operating system, in Node's words: `linux`, `darwin`, `win32`, ...
+ *
+ * @example Usage
+ * ```ts
+ * import { platform } from "./host_process.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(typeof platform, "string");
+ * ```
+ */
+export const platform: string = deno
+  ? (deno.build.os === "windows" ? "win32" : deno.build.os)
+  : nodeProcess!.platform;
+
+/**
+ * Whether a process with this id may be running on this machine: false only when it certainly
+ * does not exist (one we may not signal exists).
+ *
+ * @param id The process id.
+ * @returns False when there is no such process.
+ * @example Usage
+ * ```ts
+ * import { isProcessRunning, pid } from "./host_process.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(await isProcessRunning(pid), true);
+ * ```
+ */
+export async function isProcessRunning(id: number): Promise<boolean> {
+  // Signal 0 asks without signalling; only node:process offers it, so it is loaded here, on the
+  // rare path that needs it (a lock left by a process that may have died).
+  const process = nodeProcess ?? (await import("node:process")).default;
+  try {
+    process.kill(id, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code !== "ESRCH";
+  }
+}
+
+/**
+ * A path made absolute against the current folder. (On Deno, `node:path`'s `resolve` of a
+ * relative path loads the Node layer to ask for the current folder; this asks Deno.)
+ *
+ * @param path A path.
+ * @returns The absolute, normalised path.
+ * @example Usage
+ * ```ts
+ * import { absolutePath } from "./host_process.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(absolutePath("/a/b/../c"), "/a/c");
+ * ```
+ */
+export function absolutePath(path: string): string {
+  return resolve(deno ? deno.cwd() : nodeProcess!.cwd(), path);
+}
