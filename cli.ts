@@ -18,8 +18,8 @@
  * @module
  */
 import { args, setExitCode, stderr, stdout } from "./shell/host_process.ts";
-import { parseArgs } from "node:util";
 import denoConfig from "./deno.json" with { type: "json" };
+import { parseCommandLine } from "./cli/args.ts";
 import { describeError, EXIT, type Io, UsageError } from "./cli/io.ts";
 
 export type { Io } from "./cli/io.ts";
@@ -222,43 +222,39 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
 
 function parse(args: string[]) {
   try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-        out: { type: "string", short: "o" },
-        dir: { type: "string" },
-        "max-inline": { type: "string" },
-        limit: { type: "string", multiple: true },
-        store: { type: "string" },
-        machine: { type: "string" },
-        actor: { type: "string" },
-        title: { type: "string" },
-        goal: { type: "string" },
-        "current-state": { type: "string" },
-        "next-step": { type: "string", multiple: true },
-        file: { type: "string", multiple: true },
-        "expected-version": { type: "string" },
-        text: { type: "string" },
-        flat: { type: "boolean" },
-        ask: { type: "string", multiple: true },
-        check: { type: "string", multiple: true },
-        asks: { type: "string" },
-        checks: { type: "string" },
-        kind: { type: "string" },
-        note: { type: "string" },
-        into: { type: "string" },
-        "files-out": { type: "string" },
-        "dry-run": { type: "boolean" },
-        "trust-machine-facts": { type: "boolean" },
-        host: { type: "string" },
-        port: { type: "string" },
-        "mint-token": { type: "string" },
-        from: { type: "string" },
-        to: { type: "string" },
-      },
+    return parseCommandLine(args, {
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+      out: { type: "string", short: "o" },
+      dir: { type: "string" },
+      "max-inline": { type: "string" },
+      limit: { type: "string", multiple: true },
+      store: { type: "string" },
+      machine: { type: "string" },
+      actor: { type: "string" },
+      title: { type: "string" },
+      goal: { type: "string" },
+      "current-state": { type: "string" },
+      "next-step": { type: "string", multiple: true },
+      file: { type: "string", multiple: true },
+      "expected-version": { type: "string" },
+      text: { type: "string" },
+      flat: { type: "boolean" },
+      ask: { type: "string", multiple: true },
+      check: { type: "string", multiple: true },
+      asks: { type: "string" },
+      checks: { type: "string" },
+      kind: { type: "string" },
+      note: { type: "string" },
+      into: { type: "string" },
+      "files-out": { type: "string" },
+      "dry-run": { type: "boolean" },
+      "trust-machine-facts": { type: "boolean" },
+      host: { type: "string" },
+      port: { type: "string" },
+      "mint-token": { type: "string" },
+      from: { type: "string" },
+      to: { type: "string" },
     });
   } catch (error) {
     throw new UsageError((error as Error).message);

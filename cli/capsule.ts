@@ -20,7 +20,6 @@ import { readFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import process from "node:process";
 import { buffer } from "node:stream/consumers";
-import { parseArgs } from "node:util";
 import { CapsuleError, type CapsuleResult, parseCapsuleBytes } from "../lib/capsule.ts";
 import { type CapsuleFactScope, capsuleToPack, packToCapsule } from "../lib/capsule_map.ts";
 import { land } from "../lib/land.ts";
@@ -29,6 +28,7 @@ import { preparePack } from "../lib/pack.ts";
 import { openFileSource } from "../shell/files.ts";
 import { deflaterFor, digestsFor } from "./codecs.ts";
 import { targetEncoding, writePack } from "./convert.ts";
+import { parseCommandLine } from "./args.ts";
 import { describeError, EXIT, type Io, UsageError } from "./io.ts";
 
 /** The help text of `taskpack capsule`. */
@@ -256,18 +256,14 @@ async function readStdin(): Promise<Uint8Array> {
 
 function parse(args: string[]) {
   try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-        out: { type: "string", short: "o" },
-        machine: { type: "string" },
-        actor: { type: "string" },
-        id: { type: "string" },
-        "fact-scope": { type: "string" },
-      },
+    return parseCommandLine(args, {
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+      out: { type: "string", short: "o" },
+      machine: { type: "string" },
+      actor: { type: "string" },
+      id: { type: "string" },
+      "fact-scope": { type: "string" },
     });
   } catch (error) {
     throw new UsageError((error as Error).message);
