@@ -12,7 +12,7 @@
 import { TaskPackReadError } from "./errors.ts";
 import type { ByteSource } from "./source.ts";
 import type { Digests } from "./digests.ts";
-import type { Inflater } from "./deflate.ts";
+import { coreInflater, type Inflater } from "./deflate.ts";
 import type { ZipEntry } from "./zip_reader.ts";
 
 /** How much of a body is read from the source at a time. */
@@ -200,25 +200,27 @@ function inflatesPastSize(record: EntryRecord): TaskPackReadError {
 
 /**
  * The whole body of a small entry, read (and inflated) in one call rather than streamed, or
- * null when the entry is not small or there is no one-shot inflater for it.
+ * null when the entry is not small. Deflated ones go to the shell's one-shot inflater, else to
+ * the core's.
  */
 export function wholeBody(
   source: ByteSource,
   record: EntryRecord,
   digests: Digests,
-  inflater?: Inflater,
+  inflater: Inflater = coreInflater,
 ): Promise<Uint8Array> | null {
   const { entry } = record;
   if (entry.method === 0 && entry.size <= ONE_SHOT_COMPRESSED) {
     return storedWhole(source, record, digests);
   }
-  if (
-    inflater && entry.method === 8 && entry.compressedSize <= ONE_SHOT_COMPRESSED &&
-    entry.size <= ONE_SHOT_SIZE
-  ) {
-    return inflateWhole(source, record, digests, inflater);
-  }
+  if (oneShot(record)) return inflateWhole(source, record, digests, inflater);
   return null;
+}
+
+/** Whether an entry is deflated and small enough to be inflated in one call. */
+function oneShot({ entry }: EntryRecord): boolean {
+  return entry.method === 8 && entry.compressedSize <= ONE_SHOT_COMPRESSED &&
+    entry.size <= ONE_SHOT_SIZE;
 }
 
 /** A stream of one chunk: the whole body. */
@@ -242,11 +244,8 @@ export function openBody(
   inflater?: Inflater,
 ): ReadableStream<Uint8Array> {
   const { entry, where } = record;
-  if (
-    inflater && entry.method === 8 && entry.compressedSize <= ONE_SHOT_COMPRESSED &&
-    entry.size <= ONE_SHOT_SIZE
-  ) {
-    return wholeStream(() => inflateWhole(source, record, digests, inflater));
+  if (oneShot(record)) {
+    return wholeStream(() => inflateWhole(source, record, digests, inflater ?? coreInflater));
   }
   if (entry.method === 0 && canReadInto(source)) return storedBody(source, record, digests);
   const start = record.dataOffset;

@@ -15,9 +15,18 @@
  * @module
  */
 import { readAllBytes } from "./_bytes.ts";
+import { deflateRawSmall } from "./_deflate_raw.ts";
+import { inflateRawStrict } from "./_inflate_raw.ts";
 
 /** The size of the pieces fed to the deflater: 64 KiB. */
 export const DEFLATE_CHUNK = 65_536;
+
+/**
+ * Bytes held in memory up to this size (16 KiB) are deflated by the core's own encoder: for a
+ * small file, setting up a native deflater costs more than the deflating (measured on Deno
+ * 2.9: 14 µs against 25 µs for 1 KiB; even at about 8 KiB, and slower beyond).
+ */
+export const SMALL_DEFLATE = 16_384;
 
 /**
  * A raw DEFLATE implementation for the ZIP writer. The default, {@linkcode platformDeflater},
@@ -72,22 +81,66 @@ export interface Inflater {
 }
 
 /**
- * The platform's deflater: {@linkcode deflateRaw} and {@linkcode deflateRawStream}
+ * The platform's deflater: bytes in memory up to {@linkcode SMALL_DEFLATE} by the core's own
+ * encoder, larger ones by {@linkcode deflateRaw}, and streams by {@linkcode deflateRawStream}
  * (`CompressionStream`, on the calling thread).
- *
  * @example Usage
  * ```ts
  * import { platformDeflater } from "./deflate.ts";
  * import assert from "node:assert/strict";
- *
  * const packed = await platformDeflater.deflate(new TextEncoder().encode("a".repeat(1000)));
  * assert.ok(packed.length < 100);
  * ```
  */
 export const platformDeflater: Deflater = {
-  deflate: (bytes) => deflateRaw(bytes),
+  deflate: (bytes) => deflateInMemory(bytes, deflateRaw),
   deflateStream: () => deflateRawStream(),
 };
+
+/**
+ * Deflates bytes in memory: up to {@linkcode SMALL_DEFLATE} with the core's own encoder
+ * (deterministic on every runtime), else with `large`.
+ *
+ * @param bytes The bytes.
+ * @param large The deflater for more than {@linkcode SMALL_DEFLATE} bytes.
+ * @returns A complete raw DEFLATE stream.
+ * @example Usage
+ * ```ts
+ * import { deflateInMemory, deflateRaw } from "./deflate.ts";
+ * import assert from "node:assert/strict";
+ * const packed = await deflateInMemory(new TextEncoder().encode("ab".repeat(500)), deflateRaw);
+ * assert.ok(packed.length < 50);
+ * ```
+ */
+export function deflateInMemory(
+  bytes: Uint8Array,
+  large: (bytes: Uint8Array) => Promise<Uint8Array>,
+): Promise<Uint8Array> {
+  if (bytes.length > SMALL_DEFLATE) return large(bytes);
+  try {
+    return Promise.resolve(deflateRawSmall(bytes));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * The core's own one-shot inflater (pure TypeScript): strict about the end of the stream and
+ * the size, and for small entries several times faster than a native one called per entry.
+ * The ZIP reader uses it for small entries when it is given no other.
+ * @example Usage
+ * ```ts
+ * import { coreInflater, deflateRaw } from "./deflate.ts";
+ * import assert from "node:assert/strict";
+ * const text = new TextEncoder().encode("hello, hello, hello");
+ * const packed = await deflateRaw(text);
+ * assert.deepEqual(coreInflater.inflate(packed, text.length), { bytes: text });
+ * assert.deepEqual(coreInflater.inflate(new Uint8Array([...packed, 0]), text.length), {
+ *   problem: "trailing",
+ * });
+ * ```
+ */
+export const coreInflater: Inflater = { inflate: inflateRawStrict };
 
 /** Smallest sample {@linkcode looksCompressible} judges; anything shorter counts as compressible. */
 const MIN_SAMPLE = 64;

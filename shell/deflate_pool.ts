@@ -23,7 +23,7 @@ import {
   inflateRawSync,
   type ZlibOptions,
 } from "node:zlib";
-import type { Deflater, Inflater } from "../lib/deflate.ts";
+import { coreInflater, deflateInMemory, type Deflater, type Inflater } from "../lib/deflate.ts";
 
 /** The block size streams are cut into: 2 MiB. */
 export const DEFLATE_BLOCK = 2 << 20;
@@ -35,6 +35,8 @@ const BATCH_BYTES = 256 * 1024;
  * again (measured: 10,000 files of 1 KiB pack faster without workers).
  */
 const INLINE_BYTES = 256 * 1024;
+/** Deflated entries up to this size are inflated by the core's own inflater. */
+const SMALL_INFLATE = 64 * 1024;
 /** Bytes a worker is given before earlier ones come back. */
 const WORKER_QUEUE = 2 * DEFLATE_BLOCK;
 
@@ -235,23 +237,26 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
     });
   };
 
+  const deflateLarge = async (bytes: Uint8Array): Promise<Uint8Array> => {
+    if (bytes.length <= DEFLATE_BLOCK) return await submit(bytes, true, false);
+    const pieces: Promise<Uint8Array>[] = [];
+    for (let at = 0; at < bytes.length; at += DEFLATE_BLOCK) {
+      const end = Math.min(bytes.length, at + DEFLATE_BLOCK);
+      pieces.push(submit(bytes.subarray(at, end), end === bytes.length, false));
+    }
+    const parts = await Promise.all(pieces);
+    const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.length;
+    }
+    return out;
+  };
+
   return {
-    async deflate(bytes: Uint8Array): Promise<Uint8Array> {
-      if (bytes.length <= DEFLATE_BLOCK) return await submit(bytes, true, false);
-      const pieces: Promise<Uint8Array>[] = [];
-      for (let at = 0; at < bytes.length; at += DEFLATE_BLOCK) {
-        const end = Math.min(bytes.length, at + DEFLATE_BLOCK);
-        pieces.push(submit(bytes.subarray(at, end), end === bytes.length, false));
-      }
-      const parts = await Promise.all(pieces);
-      const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-      let at = 0;
-      for (const part of parts) {
-        out.set(part, at);
-        at += part.length;
-      }
-      return out;
-    },
+    // Small files by the core's own encoder (a native deflater costs more to set up).
+    deflate: (bytes) => deflateInMemory(bytes, deflateLarge),
     deflateStream,
     warm(): void {
       while (!closed && slots.length < count) slots.push(spawn());
@@ -331,6 +336,8 @@ function probeInflater(): Inflater | undefined {
   return {
     inflateStream: strictInflateStream,
     inflate(data: Uint8Array, size: number) {
+      // A small entry costs the core's own inflater less than a call into node:zlib.
+      if (data.length <= SMALL_INFLATE) return coreInflater.inflate(data, size);
       try {
         return { bytes: strictInflate(data, size) };
       } catch (error) {
