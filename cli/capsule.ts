@@ -17,7 +17,6 @@
  * @module
  */
 import { readFile } from "node:fs/promises";
-import { hostname } from "node:os";
 import process from "node:process";
 import { buffer } from "node:stream/consumers";
 import { CapsuleError, type CapsuleResult, parseCapsuleBytes } from "../lib/capsule.ts";
@@ -29,6 +28,7 @@ import { openFileSource } from "../shell/files.ts";
 import { deflaterFor, digestsFor } from "./codecs.ts";
 import { targetEncoding, writePack } from "./convert.ts";
 import { parseCommandLine } from "./args.ts";
+import { hostName } from "../shell/host_process.ts";
 import { describeError, EXIT, type Io, UsageError } from "./io.ts";
 
 /** The help text of `taskpack capsule`. */
@@ -163,7 +163,7 @@ async function toPack(
   const object = capsuleToPack(capsule, {
     id,
     packedAt: new Date(),
-    machine: options.machine ?? hostname(),
+    machine: options.machine ?? hostName(),
     ...(options.actor === undefined ? {} : { actor: options.actor }),
     ...(options.factScope === undefined ? {} : { factScope: options.factScope }),
   });

@@ -5,12 +5,11 @@
  *
  * @module
  */
-import { homedir, hostname, userInfo } from "node:os";
-import { env, platform, stderr } from "../shell/host_process.ts";
+import { env, homeFolder, hostName, platform, stderr, userName } from "../shell/host_process.ts";
 import { mintPassportId } from "../lib/lineage.ts";
 import type { PassportStore } from "../lib/store.ts";
 import { defaultStoreDir, FolderStore, resolveStoreDir } from "../shell/folder_store.ts";
-import { dirname, join } from "node:path";
+import { dirname, join } from "../shell/host_path.ts";
 import { portableDigests, sha256Hex } from "../lib/digests.ts";
 import type { KvStore } from "../shell/kv_store.ts";
 
@@ -26,7 +25,7 @@ function homeEnv(): Record<string, string | undefined> {
 
 /** The store named by `--store`, else `TASKPACK_STORE`, else the per-user default. */
 export function storeDir(flag: string | undefined): string {
-  return resolveStoreDir(flag, homeEnv(), homedir(), platform);
+  return resolveStoreDir(flag, homeEnv(), homeFolder(), platform);
 }
 
 /**
@@ -63,7 +62,7 @@ async function openOtherStore(spec: string): Promise<PassportStore> {
   const actor = actorName(undefined);
   return new HttpStore(spec, {
     ...(env("TASKPACK_TOKEN") ? { token: env("TASKPACK_TOKEN")! } : {}),
-    tokenDir: defaultTokenDir(homeEnv(), homedir(), platform),
+    tokenDir: defaultTokenDir(homeEnv(), homeFolder(), platform),
     onToken: (id, token, file) =>
       stderr.write(
         `taskpack: the token for ${id} (shown once, kept in ${file}): ${token}\n` +
@@ -81,7 +80,7 @@ async function openOtherStore(spec: string): Promise<PassportStore> {
 
 /** Where luggage landed from a kv: or http(s): store goes: `<data>/taskpack/luggage/<store>`. */
 function luggageDir(spec: string): string {
-  const base = dirname(defaultStoreDir(homeEnv(), homedir(), platform));
+  const base = dirname(defaultStoreDir(homeEnv(), homeFolder(), platform));
   const name = spec.replace(/^[a-z]+:(\/\/)?/i, "").replace(/[^A-Za-z0-9.-]+/g, "_").slice(-40)
     .replace(/^[._-]+/, "");
   const hash = sha256Hex(portableDigests, new TextEncoder().encode(spec)).slice(0, 10);
@@ -90,7 +89,7 @@ function luggageDir(spec: string): string {
 
 /** This machine's name: `--machine`, else `TASKPACK_MACHINE`, else the host name. */
 export function machineName(flag: string | undefined): string {
-  return flag || env("TASKPACK_MACHINE") || hostname();
+  return flag || env("TASKPACK_MACHINE") || hostName();
 }
 
 /** Who is acting: `--actor`, else `TASKPACK_ACTOR`, else the user name. */
@@ -98,11 +97,7 @@ export function actorName(flag: string | undefined): string {
   if (flag) return flag;
   const actor = env("TASKPACK_ACTOR");
   if (actor) return actor;
-  try {
-    return userInfo().username;
-  } catch {
-    return "";
-  }
+  return userName();
 }
 
 /** The time now, as a pack writes it. */

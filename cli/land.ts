@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../shell/host_path.ts";
 import { findImperatives, type Imperative } from "../lib/imperatives.ts";
 import { land, type LandedPack, planLanding } from "../lib/land.ts";
 import type { ReadLimits, ReadLuggage } from "../lib/read.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { basename } from "node:path";
+import { basename } from "../shell/host_path.ts";
 import { receiptTarget } from "../lib/lineage.ts";
 import type { Ask, LandingCheck } from "../lib/model.ts";
 import { buildPackObject, preparePack } from "../lib/pack.ts";

@@ -8,7 +8,7 @@
  */
 import { mkdir, open as openFile, rm } from "../shell/host_fs.ts";
 import { pid } from "../shell/host_process.ts";
-import { join } from "node:path";
+import { join } from "../shell/host_path.ts";
 import { isPlainObject } from "../lib/_json.ts";
 import { compileContext, handoffPrompt } from "../lib/context.ts";
 import { isPassportId } from "../lib/lineage.ts";

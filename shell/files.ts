@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "./host_path.ts";
 import { absolutePath } from "./host_process.ts";
 import { makeTempFolder, rename, rm, withPath } from "./host_fs.ts";
 import type { ByteSource, Luggage } from "../lib/source.ts";

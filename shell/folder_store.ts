@@ -26,8 +26,7 @@
  *
  * @module
  */
-import { hostname } from "node:os";
-import { join, posix, win32 } from "node:path";
+import { join, posixJoin, windowsJoin } from "./host_path.ts";
 import {
   type FileHandle,
   link,
@@ -41,7 +40,7 @@ import {
   stat,
   unlink,
 } from "./host_fs.ts";
-import { isProcessRunning, pid, platform } from "./host_process.ts";
+import { hostName, isProcessRunning, pid, platform } from "./host_process.ts";
 import { isPlainObject, parseJsonStrict } from "../lib/_json.ts";
 import {
   checkExpectedVersion,
@@ -198,7 +197,7 @@ export class FolderStore implements PassportStore {
       "lockTimeoutMs",
     );
     this.#staleLockMs = nonNegative(options.staleLockMs, DEFAULT_STALE_LOCK_MS, "staleLockMs");
-    this.#host = hostname();
+    this.#host = hostName();
   }
 
   /**
@@ -628,15 +627,15 @@ export function defaultStoreDir(
   platform: string,
 ): string {
   if (platform === "win32" || platform === "windows") {
-    const appData = env.APPDATA || win32.join(home, "AppData", "Roaming");
-    return win32.join(appData, "taskpack", "passports");
+    const appData = env.APPDATA || windowsJoin(home, "AppData", "Roaming");
+    return windowsJoin(appData, "taskpack", "passports");
   }
   if (platform === "darwin") {
-    return posix.join(home, "Library", "Application Support", "taskpack", "passports");
+    return posixJoin(home, "Library", "Application Support", "taskpack", "passports");
   }
   const xdg = env.XDG_DATA_HOME;
-  const base = xdg && posix.isAbsolute(xdg) ? xdg : posix.join(home, ".local", "share");
-  return posix.join(base, "taskpack", "passports");
+  const base = xdg && xdg.startsWith("/") ? xdg : posixJoin(home, ".local", "share");
+  return posixJoin(base, "taskpack", "passports");
 }
 
 /**

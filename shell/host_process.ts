@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolveFrom } from "./host_path.ts";
 
 const deno = (globalThis as { Deno?: typeof Deno }).Deno;
 const nodeProcess = deno ? undefined : (await import("node:process")).default;
@@ -197,5 +197,79 @@ export async function isProcessRunning(id: number): Promise<boolean> {
  * ```
  */
 export function absolutePath(path: string): string {
-  return resolve(deno ? deno.cwd() : nodeProcess!.cwd(), path);
+  return resolveFrom(deno ? deno.cwd() : nodeProcess!.cwd(), path);
+}
+
+// On Deno the home folder and the user's name come from the environment where it has them (as
+// Node's os.homedir() does for the home), the name else from /etc/passwd on Linux; node:os is
+// loaded only where neither says (it asks the system's account database).
+const account = deno && deno.build.os !== "windows"
+  ? { home: env("HOME"), user: env("USER") || env("LOGNAME") || passwdName() }
+  : undefined;
+const nodeOs = account?.home && account.user ? undefined : await import("node:os");
+
+/** This user's name in /etc/passwd, on Linux under Deno. */
+function passwdName(): string | undefined {
+  if (deno?.build.os !== "linux") return undefined;
+  try {
+    const uid = String(deno.uid());
+    for (const line of deno.readTextFileSync("/etc/passwd").split("\n")) {
+      const fields = line.split(":");
+      if (fields[2] === uid && fields[0]) return fields[0];
+    }
+  } catch {
+    // Unreadable: node:os asks the system instead.
+  }
+  return undefined;
+}
+
+/**
+ * This machine's host name.
+ *
+ * @returns The host name.
+ * @example Usage
+ * ```ts
+ * import { hostName } from "./host_process.ts";
+ * import assert from "node:assert/strict";
+ * assert.ok(hostName().length > 0);
+ * ```
+ */
+export function hostName(): string {
+  return deno ? deno.hostname() : nodeOs!.hostname();
+}
+
+/**
+ * The user's home folder: `HOME` where it is set, else what the system says.
+ *
+ * @returns The folder.
+ * @example Usage
+ * ```ts
+ * import { homeFolder } from "./host_process.ts";
+ * import assert from "node:assert/strict";
+ * assert.ok(homeFolder().length > 0);
+ * ```
+ */
+export function homeFolder(): string {
+  return nodeOs ? nodeOs.homedir() : account!.home!;
+}
+
+/**
+ * The user's name: on Deno `USER` or `LOGNAME` where set, else the system's account name (as on
+ * Node); empty when there is none.
+ *
+ * @returns The name.
+ * @example Usage
+ * ```ts
+ * import { userName } from "./host_process.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(typeof userName(), "string");
+ * ```
+ */
+export function userName(): string {
+  if (!nodeOs) return account!.user!;
+  try {
+    return nodeOs.userInfo().username;
+  } catch {
+    return "";
+  }
 }
