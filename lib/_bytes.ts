@@ -93,3 +93,29 @@ export function formatBytes(bytes: number): string {
   }
   return `${value.toFixed(1)} ${units[unit]}`;
 }
+
+/**
+ * How many `\n` bytes the first `end` bytes hold. Binary luggage is mostly skipped by the scanner,
+ * but its lines are still counted (a later finding names its line), so this reads four bytes at
+ * a time: a byte equal to `\n` becomes zero after the XOR, and the zero bytes of a word are
+ * counted exactly by the usual carry-free test.
+ */
+export function countNewlines(bytes: Uint8Array, end: number): number {
+  let count = 0;
+  let i = 0;
+  const head = Math.min(end, (4 - (bytes.byteOffset & 3)) & 3);
+  for (; i < head; i++) if (bytes[i] === 0x0a) count++;
+  const words = (end - i) >>> 2;
+  if (words > 0) {
+    const units = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
+    for (let k = 0; k < words; k++) {
+      const x = units[k]! ^ 0x0a0a0a0a;
+      // Bit 0 of each byte: 1 where the byte of x is not zero.
+      const nonzero = ((((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) & 0x80808080) >>> 7;
+      if (nonzero !== 0x01010101) count += 4 - (Math.imul(nonzero, 0x01010101) >>> 24);
+    }
+    i += words * 4;
+  }
+  for (; i < end; i++) if (bytes[i] === 0x0a) count++;
+  return count;
+}

@@ -52,6 +52,7 @@ export interface ScanResult {
   text: boolean;
 }
 
+import { countNewlines } from "./_bytes.ts";
 import { scanCredentials } from "./_credentials.ts";
 import { type Place, TranscriptTracker } from "./_transcripts.ts";
 import { originalOffset, stripZeroWidth } from "./_zero_width.ts";
@@ -490,13 +491,7 @@ export class TextScanner implements LuggageScanner {
       ) {
         lines++;
       }
-      for (
-        let at = input.indexOf(0x0a);
-        at !== -1 && at < fromInput;
-        at = input.indexOf(0x0a, at + 1)
-      ) {
-        lines++;
-      }
+      lines += countNewlines(input, fromInput);
       this.#tailLines += lines;
       this.#tailBase += dropped;
       this.#atFileStart = false;

@@ -45,7 +45,6 @@ interface OpenFile {
   /** Writes all of `bytes`. */
   write(bytes: Uint8Array): void;
   size(): number;
-  sync(): void;
   close(): void;
 }
 
@@ -74,7 +73,6 @@ function openFile(path: string, mode: "read" | "create"): OpenFile {
         while (done < bytes.length) done += file.writeSync(bytes.subarray(done));
       },
       size: () => file.statSync().size,
-      sync: () => file.syncSync(),
       close: () => file.close(),
     };
   }
@@ -87,7 +85,6 @@ function openFile(path: string, mode: "read" | "create"): OpenFile {
       while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done);
     },
     size: () => fs.fstatSync(fd).size,
-    sync: () => fs.fsyncSync(fd),
     close: () => fs.closeSync(fd),
   };
 }
@@ -446,9 +443,12 @@ export function makeFolder(path: string): void {
 }
 
 /**
- * Writes bytes or a stream to `path` atomically: into a temporary file beside it, flushed,
- * then renamed over the target. On any failure the temporary file is removed and the target
- * is left as it was.
+ * Writes bytes or a stream to `path` atomically: into a temporary file beside it, then renamed
+ * over the target, so a reader (or a run that is killed) sees the old file or the new one,
+ * never part of one. On any failure the temporary file is removed and the target is left as it
+ * was. The file is not flushed to the disk before the rename (as `zip` and `tar` do not): what
+ * is written here is a pack, which can be written again, and one damaged by a power cut fails
+ * its own checksums. The passport store, the record of the work, flushes every write.
  *
  * @param path The target file.
  * @param data The content: text, bytes, a stream, or a function that writes it through the
@@ -491,7 +491,6 @@ export async function writeFileAtomic(
       } else {
         file.write(typeof data === "string" ? new TextEncoder().encode(data) : data);
       }
-      file.sync();
     } finally {
       file.close();
     }

@@ -10,6 +10,7 @@ import {
   scanBytes,
   TextScanner,
 } from "../lib/patterns.ts";
+import { countNewlines } from "../lib/_bytes.ts";
 
 // No literal secret-shaped token appears in this file: every token is assembled at run time
 // from fragments and seeded random characters (see the self-scan test at the end).
@@ -903,4 +904,27 @@ Deno.test("this module and its tests hold no credential", async () => {
     const text = await Deno.readTextFile(new URL(path, import.meta.url));
     assert.equal(findCredential(text), null, path);
   }
+});
+
+Deno.test("countNewlines counts exactly, at any alignment and length", () => {
+  fc.assert(
+    fc.property(
+      fc.uint8Array({ maxLength: 300 }),
+      fc.nat(7),
+      fc.nat(300),
+      fc.constantFrom(0x0a, 0x0b, 0x8a, 0x00),
+      (raw, offset, endRaw, dense) => {
+        // Many newlines, and their bit-neighbours, to try the carry-free test's corners.
+        const bytes = raw.map((b, i) => (i % 3 === 0 ? dense : b));
+        const buffer = new Uint8Array(bytes.length + offset);
+        buffer.set(bytes, offset);
+        const view = buffer.subarray(offset);
+        const end = Math.min(endRaw, view.length);
+        let expected = 0;
+        for (let i = 0; i < end; i++) if (view[i] === 0x0a) expected++;
+        assert.equal(countNewlines(view, end), expected);
+      },
+    ),
+    { numRuns: 2000 },
+  );
 });
