@@ -12,7 +12,7 @@ import { type Deflater, type Inflater, platformDeflater } from "../lib/deflate.t
 import { type Digests, portableDigests } from "../lib/digests.ts";
 
 /** Work of this many bytes or more loads the native digests and codecs. */
-export const NATIVE_BYTES = 1 << 20;
+export const NATIVE_BYTES = 8 << 20;
 
 /** A deflater to close when the command is done (a pool's workers keep a process alive). */
 export interface ClosableDeflater extends Deflater {

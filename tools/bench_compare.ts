@@ -130,9 +130,14 @@ function inside(parent: string, child: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
 }
 
-/** Runs one command under `/usr/bin/time -v`; never throws for a failing command. */
+/**
+ * Runs one command under `/usr/bin/time -v`; never throws for a failing command. The disk is
+ * synced first, so that writing back what an earlier run wrote or deleted (10,000 files, a GiB)
+ * is not billed to this one.
+ */
 async function measure(command: string[], cwd: string, scratch: string): Promise<Run> {
   const timeFile = join(scratch, `.time-${crypto.randomUUID()}`);
+  await new Deno.Command("sync").output().catch(() => {});
   const started = performance.now();
   const child = new Deno.Command("/usr/bin/time", {
     args: ["-v", "-o", timeFile, ...command],
@@ -479,7 +484,8 @@ async function main(): Promise<void> {
   const markdown = [
     `Measured ${new Date().toISOString().slice(0, 10)} on ${await machineInfo(loadAtStart)}.`,
     `Medians of ${rounds}; each run a fresh process with a fresh store, ours and the incumbent ` +
-    `alternating. Wall time and peak RSS from \`/usr/bin/time -v\`. Ours runs as ` +
+    `alternating, each after a \`sync\`. Wall time and peak RSS from \`/usr/bin/time -v\`. ` +
+    `Ours runs as ` +
     `\`deno run -A cli.ts\`${
       options.incumbent ? ", the incumbent (task-passport 0.3.0) as `node cli.js`" : ""
     }. ` +
