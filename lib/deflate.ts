@@ -1,8 +1,10 @@
 // Copyright 2026 the taskpack authors. MIT license.
 // This module is browser compatible.
 /**
- * Raw DEFLATE (RFC 1951) over the platform's `CompressionStream` and `DecompressionStream`
- * (`"deflate-raw"`), native in Deno, Node, Bun and browsers.
+ * Raw DEFLATE (RFC 1951): the core's own codecs for small entries (an encoder for bytes in
+ * memory up to {@linkcode SMALL_DEFLATE}, a strict one-shot inflater), and the platform's
+ * `CompressionStream` and `DecompressionStream` (`"deflate-raw"`), native in Deno, Node, Bun
+ * and browsers, for larger ones.
  *
  * Native deflaters are deterministic for the same sequence of writes, but their output can
  * depend on how the input was split: Deno's `CompressionStream` ends every write with a sync
@@ -10,7 +12,8 @@
  * streams. Everything here therefore feeds the deflater fixed {@linkcode DEFLATE_CHUNK}-byte
  * pieces, whatever the caller's chunks were: the same bytes always deflate to the same bytes
  * within one runtime, whether they were deflated from memory or streamed. Across runtimes the
- * output differs (each bundles its own zlib); the inflated bytes never do.
+ * native output differs (each bundles its own zlib), the core's does not; the inflated bytes
+ * never do.
  *
  * @module
  */
