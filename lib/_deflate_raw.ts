@@ -15,6 +15,13 @@
  *
  * @module
  */
+import {
+  CODE_LENGTH_ORDER,
+  DISTANCE_BASE,
+  DISTANCE_EXTRA,
+  LENGTH_BASE,
+  LENGTH_EXTRA,
+} from "./_deflate_tables.ts";
 
 // --- Parameters -------------------------------------------------------------------------------
 
@@ -66,14 +73,6 @@ const nextCodes = new Uint16Array(16);
  * << 9 | the extra bits' value << 12.
  */
 const LENGTH_INFO = new Int32Array(256);
-/** Extra bits of length symbols 257..285, indexed by symbol - 257. */
-const LENGTH_EXTRA = new Uint8Array(29);
-/** Extra bits of distance codes 0..29. */
-const DIST_EXTRA = new Uint8Array(30);
-/** Base distances of codes 0..29. */
-const DIST_BASE = new Uint16Array(30);
-/** The order code length code lengths are sent in. */
-const CODE_LENGTH_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 /** Bits reversed within a byte. */
 const REVERSE_BYTE = new Uint8Array(256);
 /**
@@ -86,25 +85,13 @@ const FIXED_DIST_LENGTHS = new Uint8Array(30).fill(5);
 const FIXED_DIST_TABLE = new Int32Array(30);
 
 {
-  // Lengths 3..10 have no extra bits; then four symbols per extra bit up to 5; 258 is special.
-  let base = 3;
-  for (let i = 0; i < 28; i++) {
-    const extra = i < 8 ? 0 : (i >> 2) - 1;
-    LENGTH_EXTRA[i] = extra;
+  // Symbol 284 reaches 258 with all its extra bits set; 285, which comes last, takes 258 over.
+  for (let i = 0; i < LENGTH_BASE.length; i++) {
+    const base = LENGTH_BASE[i]!;
+    const extra = LENGTH_EXTRA[i]!;
     for (let j = 0; j < 1 << extra && base + j <= MAX_MATCH; j++) {
       LENGTH_INFO[base + j - MIN_MATCH] = (257 + i) | (extra << 9) | (j << 12);
     }
-    base += 1 << extra;
-  }
-  LENGTH_EXTRA[28] = 0;
-  LENGTH_INFO[MAX_MATCH - MIN_MATCH] = 285;
-  // Distances 1..4 have no extra bits; then two codes per extra bit up to 13.
-  let dist = 1;
-  for (let i = 0; i < 30; i++) {
-    const extra = i < 4 ? 0 : (i >> 1) - 1;
-    DIST_EXTRA[i] = extra;
-    DIST_BASE[i] = dist;
-    dist += 1 << extra;
   }
   for (let i = 0; i < 256; i++) {
     let r = 0;
@@ -453,8 +440,8 @@ function writeSymbols(count: number, lTable: Int32Array, dTable: Int32Array): vo
         buf >>>= 16;
         nbits -= 16;
       }
-      buf |= (d + 1 - DIST_BASE[dc]!) << nbits;
-      nbits += DIST_EXTRA[dc]!;
+      buf |= (d + 1 - DISTANCE_BASE[dc]!) << nbits;
+      nbits += DISTANCE_EXTRA[dc]!;
     }
     if (nbits >= 16) {
       o[pos] = buf;
@@ -498,7 +485,7 @@ function endBlock(count: number, start: number, end: number, final: boolean): vo
     const f = distFreq[c]!;
     if (f === 0) continue;
     distKeys[distUsed++] = f * 512 + c;
-    extraBits += f * DIST_EXTRA[c]!;
+    extraBits += f * DISTANCE_EXTRA[c]!;
   }
   fixedBits += extraBits;
   for (let i = 0; i < distUsed; i++) fixedBits += 5 * (distKeys[i]! >> 9);

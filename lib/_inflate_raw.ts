@@ -18,6 +18,13 @@
  *
  * @module
  */
+import {
+  CODE_LENGTH_ORDER,
+  DISTANCE_BASE,
+  DISTANCE_EXTRA,
+  LENGTH_BASE,
+  LENGTH_EXTRA,
+} from "./_deflate_tables.ts";
 
 /** Primary lookup bits for literal/length codes. */
 const LIT_BITS = 9;
@@ -38,29 +45,6 @@ const LENGTH = 0x200;
 const END = 0x400;
 const LINK = 0x800;
 const DISTANCE = 0x1000;
-
-/** Length bases and extra bits, symbols 257 to 285 (RFC 1951, 3.2.5). */
-// deno-fmt-ignore
-const LENGTH_BASE = [
-  3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131,
-  163, 195, 227, 258,
-];
-// deno-fmt-ignore
-const LENGTH_EXTRA = [
-  0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
-];
-/** Distance bases and extra bits, symbols 0 to 29 (RFC 1951, 3.2.5). */
-// deno-fmt-ignore
-const DISTANCE_BASE = [
-  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
-  2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
-];
-// deno-fmt-ignore
-const DISTANCE_EXTRA = [
-  0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
-];
-/** The order code-length code lengths are sent in (RFC 1951, 3.2.7). */
-const CL_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 
 /** What each literal/length symbol decodes to, less the code length. */
 const LIT_PAYLOAD = new Int32Array(288);
@@ -256,7 +240,7 @@ function readCodes(data: Uint8Array, start: number, bits: number, count: number)
       bitCount += 8;
     }
     const n = bitBuf & 7;
-    clLengths[CL_ORDER[i]!] = n;
+    clLengths[CODE_LENGTH_ORDER[i]!] = n;
     clTally[n]!++;
     bitBuf >>= 3;
     bitCount -= 3;

@@ -23,6 +23,7 @@ import {
   inflateRawSync,
   type ZlibOptions,
 } from "node:zlib";
+import { concatBytes } from "../lib/_bytes.ts";
 import { coreInflater, deflateInMemory, type Deflater, type Inflater } from "../lib/deflate.ts";
 
 /** The block size streams are cut into: 2 MiB. */
@@ -245,14 +246,7 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
       const end = Math.min(bytes.length, at + DEFLATE_BLOCK);
       pieces.push(submit(bytes.subarray(at, end), end === bytes.length, false));
     }
-    const parts = await Promise.all(pieces);
-    const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-    let at = 0;
-    for (const part of parts) {
-      out.set(part, at);
-      at += part.length;
-    }
-    return out;
+    return concatBytes(await Promise.all(pieces));
   };
 
   return {

@@ -2,7 +2,15 @@
 import assert from "node:assert/strict";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import fc from "fast-check";
+import { concatBytes } from "../lib/_bytes.ts";
 import { deflateRawSmall } from "../lib/_deflate_raw.ts";
+import {
+  CODE_LENGTH_ORDER,
+  DISTANCE_BASE,
+  DISTANCE_EXTRA,
+  LENGTH_BASE,
+  LENGTH_EXTRA,
+} from "../lib/_deflate_tables.ts";
 
 // --- Helpers ---------------------------------------------------------------------------------
 
@@ -153,16 +161,6 @@ function randomBytes(size: number, seed = 5): Uint8Array {
   return out;
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 // --- Generators for the property tests ---------------------------------------------------------
 
 /** Repeated words from a small vocabulary. */
@@ -176,7 +174,7 @@ const runs = fc
     maxLength: 60,
     size: "max",
   })
-  .map((pieces) => concat(pieces.map(([byte, length]) => new Uint8Array(length).fill(byte))));
+  .map((pieces) => concatBytes(pieces.map(([byte, length]) => new Uint8Array(length).fill(byte))));
 
 /** Bytes from a small alphabet. */
 const smallAlphabet = fc
@@ -209,7 +207,7 @@ const mixed = fc
       else if (kind === 3) parts.push(randomBytes(size, seed + 1));
       else {
         // A copy of what came before (far-back matches), or a run when nothing did.
-        const sofar = concat(parts);
+        const sofar = concatBytes(parts);
         parts.push(
           sofar.length > 0
             ? sofar.slice(seed % sofar.length, (seed % sofar.length) + size)
@@ -217,7 +215,7 @@ const mixed = fc
         );
       }
     }
-    return concat(parts).slice(0, 300 * 1024);
+    return concatBytes(parts).slice(0, 300 * 1024);
   });
 
 // --- Round trips ------------------------------------------------------------------------------
@@ -266,7 +264,7 @@ Deno.test("deflateRawSmall: uses a match exactly 32768 back, and none 32769 back
       // High bytes, copied once after ASCII text: the first copy is the only possible source.
       const copy = randomBytes(k, s).map((byte) => byte | 0x80);
       for (const distance of [32_767, 32_768, 32_769]) {
-        const bytes = concat([copy, englishText(distance - k, s), copy]);
+        const bytes = concatBytes([copy, englishText(distance - k, s), copy]);
         const decoded = decodeBlocks(roundTrip(bytes));
         assert.deepEqual(decoded.bytes, bytes, "the reference inflater agrees");
         const matches = decoded.blocks.flatMap((block) => block.matches);
@@ -296,7 +294,7 @@ Deno.test("deflateRawSmall: the reference inflater reads the same as zlib", () =
     assert.ok(blocks.length >= 1);
   }
   // Several blocks of several kinds: stored (random), Huffman (text).
-  const mixed = concat([randomBytes(70_000), sourceText(70_000), randomBytes(20_000)]);
+  const mixed = concatBytes([randomBytes(70_000), sourceText(70_000), randomBytes(20_000)]);
   const types = new Set(decodeBlocks(roundTrip(mixed)).blocks.map((block) => block.type));
   assert.ok(types.has(0) && types.has(2), [...types].join());
 });
@@ -310,7 +308,7 @@ Deno.test("deflateRawSmall: the platform's DecompressionStream inflates the outp
     sourceText(70_000),
     randomBytes(100_000),
     new Uint8Array(200_000).fill(9),
-    concat([logText(40_000), randomBytes(30_000), logText(40_000)]),
+    concatBytes([logText(40_000), randomBytes(30_000), logText(40_000)]),
   ];
   for (const bytes of samples) {
     assert.deepEqual(await inflateWeb(deflateRawSmall(bytes)), bytes);
@@ -331,7 +329,7 @@ Deno.test("deflateRawSmall: the same bytes give the same output, whatever ran be
     sourceText(65_536),
     randomBytes(3000),
     new Uint8Array(100_000).fill(1),
-    concat([englishText(50_000, 3), sourceText(50_000, 3)]),
+    concatBytes([englishText(50_000, 3), sourceText(50_000, 3)]),
     encoder.encode("x"),
     new Uint8Array(0),
   ];
@@ -402,134 +400,6 @@ Deno.test("deflateRawSmall: 1 MiB of one byte deflates to under 2 KiB", () => {
 });
 
 // --- Huffman code lengths ---------------------------------------------------------------------
-
-const LENGTH_BASE = [
-  3,
-  4,
-  5,
-  6,
-  7,
-  8,
-  9,
-  10,
-  11,
-  13,
-  15,
-  17,
-  19,
-  23,
-  27,
-  31,
-  35,
-  43,
-  51,
-  59,
-  67,
-  83,
-  99,
-  115,
-  131,
-  163,
-  195,
-  227,
-  258,
-];
-const LENGTH_EXTRA = [
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  1,
-  1,
-  1,
-  1,
-  2,
-  2,
-  2,
-  2,
-  3,
-  3,
-  3,
-  3,
-  4,
-  4,
-  4,
-  4,
-  5,
-  5,
-  5,
-  5,
-  0,
-];
-const DIST_BASE = [
-  1,
-  2,
-  3,
-  4,
-  5,
-  7,
-  9,
-  13,
-  17,
-  25,
-  33,
-  49,
-  65,
-  97,
-  129,
-  193,
-  257,
-  385,
-  513,
-  769,
-  1025,
-  1537,
-  2049,
-  3073,
-  4097,
-  6145,
-  8193,
-  12289,
-  16385,
-  24577,
-];
-const DIST_EXTRA = [
-  0,
-  0,
-  0,
-  0,
-  1,
-  1,
-  2,
-  2,
-  3,
-  3,
-  4,
-  4,
-  5,
-  5,
-  6,
-  6,
-  7,
-  7,
-  8,
-  8,
-  9,
-  9,
-  10,
-  10,
-  11,
-  11,
-  12,
-  12,
-  13,
-  13,
-];
-const CODE_LENGTH_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 
 interface Block {
   /** BTYPE: 0 stored, 1 fixed, 2 dynamic. */
@@ -629,7 +499,7 @@ function decodeBlocks(packed: Uint8Array): { blocks: Block[]; bytes: Uint8Array 
       }
       const length = LENGTH_BASE[symbol - 257]! + read(LENGTH_EXTRA[symbol - 257]!);
       const code = nextDist();
-      const distance = DIST_BASE[code]! + read(DIST_EXTRA[code]!);
+      const distance = DISTANCE_BASE[code]! + read(DISTANCE_EXTRA[code]!);
       assert.ok(distance <= out.length && distance <= 32_768, "a distance into the window");
       matches.push([out.length, length, distance]);
       for (let i = 0; i < length; i++) out.push(out[out.length - distance]!);

@@ -15,6 +15,13 @@ import {
   type ZlibOptions,
 } from "node:zlib";
 import fc from "fast-check";
+import {
+  CODE_LENGTH_ORDER,
+  DISTANCE_BASE,
+  DISTANCE_EXTRA,
+  LENGTH_BASE,
+  LENGTH_EXTRA,
+} from "../lib/_deflate_tables.ts";
 import { inflateRawStrict } from "../lib/_inflate_raw.ts";
 
 type Outcome = { bytes: Uint8Array } | { problem: "trailing" | "too-large" | "corrupt" };
@@ -261,7 +268,6 @@ function canonical(lengths: readonly number[]): number[] {
   return lengths.map((n) => (n > 0 ? next[n]!++ : -1));
 }
 
-const CL_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 /** A complete code-length code: lengths 0-15 in five bits, 16 in two, 17 and 18 in three. */
 const CL_LENGTHS = [...new Array<number>(16).fill(5), 2, 3, 3];
 
@@ -287,7 +293,7 @@ function dynamicHeader(w: BitWriter, block: Dynamic): { lit: number[]; dist: num
   w.bits(block.hlit ?? block.lit.length - 257, 5);
   w.bits(block.hdist ?? block.dist.length - 1, 5);
   w.bits(19 - 4, 4);
-  for (const symbol of CL_ORDER) w.bits(cl[symbol]!, 3);
+  for (const symbol of CODE_LENGTH_ORDER) w.bits(cl[symbol]!, 3);
   const clCodes = canonical(cl);
   const sequence = block.sequence ??
     [...block.lit, ...block.dist].map((n): [number, number?] => [n]);
@@ -345,37 +351,17 @@ function storedBlock(w: BitWriter, final: boolean, bytes: Uint8Array, nlen?: num
   return w.raw([n & 0xff, n >>> 8]).raw(bytes);
 }
 
-// Length and distance bases and extra bits (RFC 1951, 3.2.5), for the encoder below.
-// deno-fmt-ignore
-const LENGTH_BASES = [
-  3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131,
-  163, 195, 227, 258,
-];
-// deno-fmt-ignore
-const LENGTH_EXTRA = [
-  0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
-];
-// deno-fmt-ignore
-const DISTANCE_BASES = [
-  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
-  2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
-];
-// deno-fmt-ignore
-const DISTANCE_EXTRA = [
-  0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
-];
-
 /** A symbol and its extra bits: `[symbol, value, bits]`. */
 function lengthCode(length: number): [number, number, number] {
-  let i = LENGTH_BASES.length - 1;
-  while (LENGTH_BASES[i]! > length) i--;
-  return [257 + i, length - LENGTH_BASES[i]!, LENGTH_EXTRA[i]!];
+  let i = LENGTH_BASE.length - 1;
+  while (LENGTH_BASE[i]! > length) i--;
+  return [257 + i, length - LENGTH_BASE[i]!, LENGTH_EXTRA[i]!];
 }
 
 function distanceCode(distance: number): [number, number, number] {
-  let i = DISTANCE_BASES.length - 1;
-  while (DISTANCE_BASES[i]! > distance) i--;
-  return [i, distance - DISTANCE_BASES[i]!, DISTANCE_EXTRA[i]!];
+  let i = DISTANCE_BASE.length - 1;
+  while (DISTANCE_BASE[i]! > distance) i--;
+  return [i, distance - DISTANCE_BASE[i]!, DISTANCE_EXTRA[i]!];
 }
 
 type Op = { literal: number } | { length: number; distance: number };
@@ -1021,7 +1007,7 @@ Deno.test("round trip: codes at the 15-bit limit, matches at every distance code
   const out = Array.from(randomBytes(40_000, 11));
   for (let i = 0; i < 3000; i++) {
     const code = Math.min(29, Math.floor(-Math.log2(next() || 1e-9) * 3));
-    const distance = DISTANCE_BASES[code]! + Math.floor(next() * 4);
+    const distance = DISTANCE_BASE[code]! + Math.floor(next() * 4);
     for (let k = 0; k < 6; k++) out.push(out[out.length - distance]!);
     out.push(Math.floor(next() * 256));
   }
