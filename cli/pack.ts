@@ -11,6 +11,7 @@ import { basename } from "../shell/host_path.ts";
 import { receiptTarget } from "../lib/lineage.ts";
 import type { Ask, LandingCheck } from "../lib/model.ts";
 import { buildPackObject, preparePack } from "../lib/pack.ts";
+import { SMALL_DEFLATE } from "../lib/deflate.ts";
 import { assignAskIds, recordSentAsks } from "../lib/passport.ts";
 import { packWarnings } from "../lib/warnings.ts";
 import { checkFolderOf, luggageFromPaths } from "../shell/files.ts";
@@ -134,7 +135,8 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
   // Small files are deflated as they are read; large ones on the other cores (same bytes).
   const luggageBytes = luggage.reduce((sum, file) => sum + file.size, 0);
   const digests = await digestsFor(luggageBytes);
-  const deflater = await deflaterFor(luggageBytes);
+  const smallFiles = luggage.filter((file) => file.size <= SMALL_DEFLATE).length;
+  const deflater = await deflaterFor(luggageBytes, smallFiles);
   const scans = scanPool();
   const packing = progressLine("packing", !flags.json);
   const writing = progressLine("writing", !flags.json);

@@ -25,6 +25,7 @@ import {
 } from "node:zlib";
 import { concatBytes } from "../lib/_bytes.ts";
 import { coreInflater, deflateInMemory, type Deflater, type Inflater } from "../lib/deflate.ts";
+import { workerUrl } from "./worker_url.ts";
 
 /** The block size streams are cut into: 2 MiB. */
 export const DEFLATE_BLOCK = 2 << 20;
@@ -117,7 +118,7 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
   let closed = false;
 
   const spawn = (): Slot => {
-    const worker = new Worker(new URL("./deflate_worker.ts", import.meta.url).href, {
+    const worker = new Worker(workerUrl("deflate_worker", import.meta.url).href, {
       type: "module",
     });
     const slot: Slot = { worker, queued: 0, batches: new Map() };

@@ -24,6 +24,7 @@ import {
   type ScanResult,
   TextScanner,
 } from "../lib/patterns.ts";
+import { workerUrl } from "./worker_url.ts";
 
 /** Files smaller than this are scanned on the calling thread. */
 const WORKER_MIN_SIZE = 1 << 20;
@@ -91,7 +92,7 @@ export function scanPool(options: { workers?: 0 | 1 } = {}): ScanPool {
   const pending = new Map<number, Pending>();
 
   const start = (): Worker => {
-    const spawned = new Worker(new URL("./scan_worker.ts", import.meta.url).href, {
+    const spawned = new Worker(workerUrl("scan_worker", import.meta.url).href, {
       type: "module",
     });
     spawned.onmessage = (

@@ -276,6 +276,11 @@ Deno.test("small luggage is read whole when its source can, with the same result
     read: () => Promise.resolve(new TextEncoder().encode("x".repeat(1400))),
   };
   assert.notEqual((await preparePack(pack(), [other])).digest, a.digest);
+  // The prepared pack keeps a copy: a source that changes its array afterwards changes nothing.
+  const mine = new TextEncoder().encode(text);
+  const held = await preparePack(pack(), [luggageFromBytes("notes.txt", mine)]);
+  mine.fill(0x21);
+  assert.deepEqual(await streamBytes(encodeBag(held)), await streamBytes(encodeBag(a)));
 });
 
 Deno.test("a bag's small luggage read whole is checked as strictly as when streamed", async () => {

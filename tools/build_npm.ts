@@ -6,7 +6,7 @@
  * - `types/`: its declarations (`tsc --emitDeclarationOnly`, TypeScript pinned, from npm);
  * - `cli/cli.js`: the command line, ES modules for Node and Bun (`node:` built-ins only; what
  *   a verb imports dynamically, such as the MCP server, is a chunk of its own, loaded only by
- *   that verb);
+ *   that verb); beside it, each worker module as a bundle of its own (`cli/scan_worker.js`...);
  * - `bin/taskpack.js`: the `taskpack` program (`#!/usr/bin/env node`), which calls `main()`
  *   itself: Node has no `import.meta.main`, and under Bun the bin, not `cli.js`, is the main
  *   module, so the CLI runs exactly once everywhere;
@@ -19,6 +19,7 @@
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { WORKERS } from "../shell/worker_url.ts";
 import { bundle, formatSize, npmTool, packageVersion, ROOT, runOk } from "./_tools.ts";
 
 /** Where the npm package is assembled. */
@@ -48,6 +49,13 @@ export async function buildNpm(log: (line: string) => void = () => {}): Promise<
 
   await bundle("mod.ts", join(NPM_DIR, "mod.js"), { platform: "browser", format: "esm" });
   await bundle("cli.ts", join(NPM_DIR, "cli"), { platform: "deno", format: "esm", split: true });
+  // Workers are started by URL, not imported: each is a bundle of its own beside the chunks.
+  for (const worker of WORKERS) {
+    await bundle(`shell/${worker}.ts`, join(NPM_DIR, "cli", `${worker}.js`), {
+      platform: "deno",
+      format: "esm",
+    });
+  }
   await writeFile(join(NPM_DIR, "bin", "taskpack.js"), BIN, { mode: 0o755 });
   await declarations(log);
   await checkCore(join(NPM_DIR, "mod.js"));

@@ -43,6 +43,7 @@ import {
   type RunResult,
 } from "./_tools.ts";
 import { type CheckInput, type CheckResult, zipEntries } from "../tests/runtimes/checks.ts";
+import { MANY_SMALL_FILES } from "../cli/codecs.ts";
 
 const RUNTIMES_DIR = join(ROOT, "dist", "runtimes");
 const INTEROP_DIR = join(ROOT, "testdata", "interop", "reference-0.3.0");
@@ -318,10 +319,41 @@ async function cliChecks(
     } catch { /* text output */ }
     return { code: r.code, stdout, ...(r.code === 0 || r.code === 2 ? {} : { stderr: r.stderr }) };
   };
+  // A pack big enough for the worker paths: a 9 MiB file and thousands of small ones.
+  const made = await call(
+    "new",
+    ...["--title", "matrix", "--goal", "pack on workers", "--store", "store", "--json"],
+  );
+  const id = (made.stdout as { passport_id?: string })?.passport_id ?? "";
+  const big = await call(
+    "pack",
+    id,
+    "--store",
+    "store",
+    "--out",
+    "big.taskpack",
+    "--file",
+    "big.log",
+    "--file",
+    "many",
+    "--json",
+  );
+  const bigLanded = await call(
+    "land",
+    ...["big.taskpack", "--store", "landed", "--files-out", "big-out", "--json"],
+  );
+  const same = async (a: string, b: string) =>
+    Buffer.compare(await readFile(join(dir, a)), await readFile(join(dir, b))) === 0;
+  const bigSame = bigLanded.code === 0 &&
+    await same("big.log", "big-out/big.log").catch(() => false) &&
+    await same("many/m7/f7.txt", "big-out/many/m7/f7.txt").catch(() => false);
   const toFlat = await call("convert", "handoff.taskpack", "--out", "out.taskpack.json", "--json");
   const toBag = await call("convert", "handoff.taskpack.json", "--out", "out.taskpack", "--json");
   return {
     version: await call("--version"),
+    bigPack: { code: big.code, stderr: (big as { stderr?: string }).stderr ?? "" },
+    bigJudged: { code: (await call("conformance", "big.taskpack", "--json")).code },
+    bigLanded: { code: bigLanded.code, sameFiles: bigSame },
     conformantBag: await call("conformance", "handoff.taskpack", "--json"),
     conformantFlat: await call("conformance", "handoff.taskpack.json", "--json"),
     broken: await call("conformance", "broken.taskpack", "--json"),
@@ -350,6 +382,13 @@ async function prepareFixtures(dir: string): Promise<void> {
   }
   const bag = await readFile(join(INTEROP_DIR, "handoff.taskpack"));
   await writeFile(join(dir, "broken.taskpack"), bag.subarray(0, bag.length - 200));
+  const lines = Array.from({ length: 200_000 }, (_, i) => `line ${i} of a long log\n`).join("");
+  await writeFile(join(dir, "big.log"), lines.repeat(2));
+  for (let i = 0; i < MANY_SMALL_FILES + 100; i++) {
+    const folder = join(dir, "many", `m${i % 10}`);
+    if (i < 10) await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, `f${i}.txt`), `small file ${i}\n`.repeat(1 + (i % 30)));
+  }
 }
 
 function cliProblems(result: Record<string, any>): string[] {
@@ -357,6 +396,10 @@ function cliProblems(result: Record<string, any>): string[] {
   const expect = (what: string, code: number, want: number) => {
     if (code !== want) out.push(`${what} exited ${code}, not ${want}`);
   };
+  expect("pack of a 9 MiB file and thousands of small ones", result.bigPack.code, 0);
+  expect("conformance of that pack", result.bigJudged.code, 0);
+  expect("land of that pack", result.bigLanded.code, 0);
+  if (!result.bigLanded.sameFiles) out.push("the landed files differ from the packed ones");
   expect("conformance (bag)", result.conformantBag.code, 0);
   expect("conformance (flat)", result.conformantFlat.code, 0);
   expect("conformance (broken)", result.broken.code, 2);
