@@ -23,12 +23,23 @@ export interface TextOut {
 
 const encoder = new TextEncoder();
 
+// When the reader has gone (`taskpack inspect x | head -1`), what is left to say is dropped,
+// as the standard tools do, and the command finishes its work: it never stops half-way, and
+// no error about the pipe is printed.
+
 function denoOut(file: typeof Deno.stdout): TextOut {
+  let gone = false;
   return {
     write(text) {
+      if (gone) return;
       const bytes = encoder.encode(text);
       let done = 0;
-      while (done < bytes.length) done += file.writeSync(bytes.subarray(done));
+      try {
+        while (done < bytes.length) done += file.writeSync(bytes.subarray(done));
+      } catch (error) {
+        if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+        gone = true;
+      }
     },
     get isTTY() {
       return file.isTerminal();
@@ -44,10 +55,21 @@ function denoOut(file: typeof Deno.stdout): TextOut {
 }
 
 function nodeOut(
-  stream: { write(text: string): unknown; isTTY?: boolean; columns?: number },
+  stream: {
+    write(text: string): unknown;
+    on(event: "error", listener: (error: { code?: string }) => void): unknown;
+    isTTY?: boolean;
+    columns?: number;
+  },
 ): TextOut {
+  let gone = false;
+  // Node reports a closed pipe as an event: without a listener it would end the process.
+  stream.on("error", (error) => {
+    if (error?.code !== "EPIPE") throw error;
+    gone = true;
+  });
   return {
-    write: (text) => void stream.write(text),
+    write: (text) => void (gone || stream.write(text)),
     get isTTY() {
       return stream.isTTY === true;
     },

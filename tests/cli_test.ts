@@ -182,3 +182,30 @@ Deno.test("demo runs the whole cycle", async () => {
   assert.match(result.stdout, /bag -> flat: byte-identical/);
   assert.match(result.stdout, /1\. Landing check c1 \(required\)/);
 });
+
+Deno.test("a reader that stops early (| head) is no error: the command finishes quietly", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const { buildPackObject, encodeBag, luggageFromBytes, preparePack } = await import("../mod.ts");
+    const object = buildPackObject({ id: "TP-9CB7-J5MK", version: 1 }, {
+      packedAt: "2026-12-02T16:46:10Z",
+      machine: "vm",
+    });
+    const luggage = Array.from(
+      { length: 10_000 },
+      (_, i) => luggageFromBytes(`f${i}.txt`, `${i}\n`),
+    );
+    const bag = await new Response(encodeBag(await preparePack(object, luggage))).bytes();
+    await Deno.writeFile(`${dir}/many.taskpack`, bag);
+    // A pipe that closes after one line, as a person's `| head -1` does; the output is larger
+    // than the pipe holds, so the command is still writing when it closes.
+    const cliPath = new URL("../cli.ts", import.meta.url).pathname;
+    const script = `"${Deno.execPath()}" run -A "${cliPath}" inspect many.taskpack | head -1; ` +
+      'echo "exit ${PIPESTATUS[0]}" >&2';
+    const out = await new Deno.Command("bash", { args: ["-c", script], cwd: dir }).output();
+    assert.match(new TextDecoder().decode(out.stdout), /^many\.taskpack: handoff/);
+    assert.equal(new TextDecoder().decode(out.stderr), "exit 0\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
