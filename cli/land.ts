@@ -24,10 +24,11 @@ import { absolutePath } from "../shell/host_process.ts";
 import { readAllBytes } from "../lib/_bytes.ts";
 import { progressLine } from "../shell/progress.ts";
 import { scanPool } from "../shell/scan_pool.ts";
+import { batchWriter } from "../shell/batch_writer.ts";
 import { machineName, mintUniqueId, now, openStore } from "./home.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { passportReply, requirePassport } from "./passports.ts";
-import { digestsFor, inflaterFor } from "./codecs.ts";
+import { digestsFor, inflaterFor, MANY_SMALL_FILES } from "./codecs.ts";
 
 /** The options `land` reads. */
 export interface LandFlags {
@@ -289,7 +290,17 @@ export async function extractLuggage(
   const progress = progressLine("writing", showProgress);
   const count = progressCounter(progress.update, luggage);
   // Small files are read (and verified) in order, then created several at a time: creating a
-  // file costs far more than writing 1 KiB into it, and creations overlap well.
+  // file costs far more than writing 1 KiB into it, and creations overlap well. Thousands of
+  // them are created by a worker, on another core.
+  const small = luggage.filter((file) => file.size <= SMALL_EXTRACT).length;
+  const writer = small >= MANY_SMALL_FILES
+    ? batchWriter({
+      onWritten(files, bytes) {
+        count.bytes(bytes);
+        for (let i = 0; i < files; i++) count.file();
+      },
+    })
+    : null;
   const inFlight = new Set<Promise<void>>();
   let failure: { error: unknown } | null = null;
   const settle = async (limit: number) => {
@@ -307,6 +318,10 @@ export async function extractLuggage(
       }
       if (file.size <= SMALL_EXTRACT) {
         const bytes = await (file.read?.() ?? readAllBytes(file.open(), file.size));
+        if (writer) {
+          await writer.write(dest, bytes);
+          continue;
+        }
         const write: Promise<void> = createFile(dest, bytes).then(
           () => {
             inFlight.delete(write);
@@ -326,12 +341,17 @@ export async function extractLuggage(
       }
     }
     await settle(0);
+    await writer?.finish();
     progress.done();
     await rename(staging, target);
   } catch (error) {
     progress.done();
+    // Nothing may still be writing into the staging folder when it is removed.
     await Promise.allSettled(inFlight);
+    await writer?.settle();
     await rm(staging, { recursive: true, force: true });
     throw error;
+  } finally {
+    writer?.close();
   }
 }

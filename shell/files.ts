@@ -412,6 +412,23 @@ export async function writeNewFile(
 }
 
 /**
+ * Creates a new file (never over an existing one, never through a symbolic link at `path`)
+ * holding `bytes`, synchronously. The folder it goes in must exist.
+ *
+ * @param path The file to create.
+ * @param bytes The content.
+ * @throws An error with `code` (such as `EEXIST`) and `path` when it cannot.
+ */
+export function writeNewFileSync(path: string, bytes: Uint8Array): void {
+  const file = openFile(path, "create");
+  try {
+    attempt(path, () => file.write(bytes));
+  } finally {
+    file.close();
+  }
+}
+
+/**
  * Refuses, before anything is done, a file that could not be written because its folder is
  * missing or is not a folder.
  *

@@ -8,7 +8,12 @@
  */
 
 /** The worker modules, by name; the npm build bundles each of them. */
-export const WORKERS = ["deflate_worker", "batch_deflate_worker", "scan_worker"] as const;
+export const WORKERS = [
+  "deflate_worker",
+  "batch_deflate_worker",
+  "batch_write_worker",
+  "scan_worker",
+] as const;
 
 /**
  * The URL of worker module `name`, next to the module at `base`.

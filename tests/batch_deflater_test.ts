@@ -47,7 +47,7 @@ Deno.test("batches on a worker give the calling thread's bytes, for any entries 
 Deno.test("a worker that fails costs only time: every entry is still deflated, to the same bytes", async () => {
   const deflater = batchDeflater(platformDeflater, {
     batchBytes: 100,
-    worker: new URL("./_failing_worker.ts", import.meta.url),
+    worker: new URL("./_failing_start_worker.ts", import.meta.url),
   });
   try {
     const entries = Array.from(
