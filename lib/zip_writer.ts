@@ -285,37 +285,34 @@ function dosDateTime(modified: Date): { date: number; time: number } {
   };
 }
 
-/** Gathers small pieces of output into larger chunks; large pieces pass through uncopied. */
+/**
+ * Gathers small pieces of output into chunks of {@linkcode GATHER} bytes, copied as they come
+ * (so a header may be built in a scratch buffer); large pieces pass through uncopied.
+ */
 class Output {
-  #parts: Uint8Array[] = [];
-  #length = 0;
+  #buffer = new Uint8Array(GATHER);
+  #filled = 0;
   /** Bytes written so far (gathered or not). */
   offset = 0;
 
-  /** Hands on `bytes`; `borrowed` ones are copied if they are kept for later. */
-  *write(bytes: Uint8Array, borrowed = false): Generator<Uint8Array> {
+  /** Hands on `bytes`: a small piece is copied at once, so it may be reused afterwards. */
+  *write(bytes: Uint8Array): Generator<Uint8Array> {
     this.offset += bytes.length;
     if (bytes.length >= SMALL) {
       yield* this.flush();
       yield bytes;
       return;
     }
-    if (bytes.length === 0) return;
-    this.#parts.push(borrowed ? bytes.slice() : bytes);
-    this.#length += bytes.length;
-    if (this.#length >= GATHER) yield* this.flush();
+    if (this.#filled + bytes.length > GATHER) yield* this.flush();
+    this.#buffer.set(bytes, this.#filled);
+    this.#filled += bytes.length;
   }
 
   *flush(): Generator<Uint8Array> {
-    if (this.#length === 0) return;
-    const out = new Uint8Array(this.#length);
-    let at = 0;
-    for (const part of this.#parts) {
-      out.set(part, at);
-      at += part.length;
-    }
-    this.#parts = [];
-    this.#length = 0;
+    if (this.#filled === 0) return;
+    const out = this.#buffer.subarray(0, this.#filled);
+    this.#buffer = new Uint8Array(GATHER);
+    this.#filled = 0;
     yield out;
   }
 }
@@ -457,7 +454,7 @@ async function* produce(
         if (seen > size) throw changed(name);
         crc = settings.digests.crc32(chunk, crc);
         settings.onProgress?.(index, chunk.length, false);
-        yield* out.write(chunk, true);
+        yield* out.write(chunk);
       }
       if (seen !== size || crc !== declaredCrc) throw changed(name);
       written.push(item);
@@ -528,14 +525,27 @@ async function* produce(
   yield* out.flush();
 }
 
-/** Little-endian writer over a fresh buffer. */
+/** Headers up to this size are built in one scratch buffer, copied out at once by `Output`. */
+const SCRATCH = 1024;
+const scratch = new Uint8Array(SCRATCH);
+const scratchView = new DataView(scratch.buffer);
+
+/**
+ * Little-endian writer: over the scratch buffer for a header that fits (valid only until the
+ * next one is built: hand it to `Output.write` straight away), else over a fresh buffer.
+ */
 class Bytes {
   readonly bytes: Uint8Array;
   readonly #view: DataView;
   #at = 0;
   constructor(length: number) {
-    this.bytes = new Uint8Array(length);
-    this.#view = new DataView(this.bytes.buffer);
+    if (length <= SCRATCH) {
+      this.bytes = scratch.subarray(0, length);
+      this.#view = scratchView;
+    } else {
+      this.bytes = new Uint8Array(length);
+      this.#view = new DataView(this.bytes.buffer);
+    }
   }
   u16(value: number): this {
     this.#view.setUint16(this.#at, value, true);
