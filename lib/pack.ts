@@ -32,7 +32,12 @@ import {
   type Repair,
 } from "./model.ts";
 import { luggageSetProblem } from "./names.ts";
-import { type LuggageScanner, type ScannerFactory, TextScanner } from "./patterns.ts";
+import {
+  type LuggageScanner,
+  type ScannerFactory,
+  type ScanResult,
+  TextScanner,
+} from "./patterns.ts";
 import { assertPackable, luggageNameProblems } from "./refuse.ts";
 import { sealPack } from "./seal.ts";
 import type { Luggage } from "./source.ts";
@@ -499,7 +504,7 @@ async function prepareLuggage(
       `Cannot pack: ${where} is ${size} bytes, not the ${file.size} declared (did it change?)`,
     );
   }
-  await refuseFinding(scanner, where);
+  refuse((await scanner.finish()).finding, where);
   const head = concatBytes(sample);
   const small = size <= SMALL_LUGGAGE;
   return {
@@ -534,10 +539,14 @@ async function checked(
   const bytes = read.slice();
   const hasher = digests.sha256();
   hasher.update(bytes);
-  const behind = scanner.push(bytes);
-  if (behind) await behind;
+  if (scanner.scanWhole) {
+    refuse((await scanner.scanWhole(bytes)).finding, where);
+  } else {
+    const behind = scanner.push(bytes);
+    if (behind) await behind;
+    refuse((await scanner.finish()).finding, where);
+  }
   onBytes(bytes.length);
-  await refuseFinding(scanner, where);
   return {
     name: file.name,
     size: bytes.length,
@@ -550,8 +559,7 @@ async function checked(
 }
 
 /** Throws the refusal for what the scanner found in a luggage file, if anything. */
-async function refuseFinding(scanner: LuggageScanner, where: string): Promise<void> {
-  const { finding } = await scanner.finish();
+function refuse(finding: ScanResult["finding"], where: string): void {
   if (finding) {
     throw new RefusalError(
       finding.rule,

@@ -117,6 +117,10 @@ const CONTEXT = 128;
 /** The longest match any detector needs to decide, plus `CONTEXT`, stays below this. */
 const MIN_OVERLAP = 768;
 const TEXT_PROBE_BYTES = 8192;
+/** A whole file larger than the probe is scanned in steps of this size. */
+const WHOLE_STEP = 1 << 20;
+/** Decodes a whole small file at once and says whether it is valid UTF-8 (it throws if not). */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 /** What a non-ASCII byte of a binary file becomes: a character no token contains. */
 const BINARY_BOUNDARY = 0x00;
 /** What the bytes of a UTF-8 zero-width character in a binary file become: U+00AD, stripped. */
@@ -271,6 +275,14 @@ export interface LuggageScanner {
    * @returns The first finding, and whether the file looked like text.
    */
   finish(): ScanResult | Promise<ScanResult>;
+  /**
+   * Scans a whole file given at once, instead of `push` and `finish` (on a fresh scanner):
+   * the same result, for less work. Optional.
+   *
+   * @param bytes The whole file (valid only during the call).
+   * @returns The first finding, and whether the file looked like text.
+   */
+  scanWhole?(bytes: Uint8Array): ScanResult | Promise<ScanResult>;
 }
 
 /**
@@ -406,6 +418,49 @@ export class TextScanner implements LuggageScanner {
       this.#finished = true;
       this.#tail = "";
     }
+    return { finding: this.#finding, text: this.#text };
+  }
+
+  /**
+   * Scans a whole file given at once: what `push(bytes)` then `finish()` would find, without
+   * copying the bytes, and (for text up to 8 KiB) decoding them once.
+   *
+   * @param bytes The whole file; the scanner keeps no reference to them.
+   * @returns The first finding, if any, and whether the file looks like text.
+   */
+  scanWhole(bytes: Uint8Array): ScanResult {
+    if (this.#finished || this.#headLength > 0) {
+      throw new TypeError("Cannot scan a whole file: the scanner has been used");
+    }
+    const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) ||
+      (bytes[0] === 0xfe && bytes[1] === 0xff);
+    if (bytes.length > TEXT_PROBE_BYTES || utf16) {
+      // In steps, as a stream would come: only the first is copied, and no string is huge.
+      for (let i = 0; i < bytes.length; i += WHOLE_STEP) {
+        this.push(bytes.subarray(i, i + WHOLE_STEP));
+      }
+      return this.finish();
+    }
+    // Up to 8 KiB and not UTF-16: the whole file is the probe (see readsAsText).
+    let text: string | null = null;
+    if (!bytes.includes(0)) {
+      try {
+        text = STRICT_UTF8.decode(bytes);
+      } catch {
+        // Not UTF-8: binary.
+      }
+    }
+    this.#head = null;
+    if (text !== null) {
+      this.#scan(text, true);
+    } else {
+      this.#text = false;
+      this.#binary = true;
+      this.#decoder = new TextDecoder("latin1");
+      this.#feed(bytes, true);
+    }
+    this.#finished = true;
+    this.#tail = "";
     return { finding: this.#finding, text: this.#text };
   }
 
@@ -584,8 +639,5 @@ export class TextScanner implements LuggageScanner {
  * ```
  */
 export function scanBytes(bytes: Uint8Array): ScanResult {
-  const scanner = new TextScanner();
-  const step = 1 << 20;
-  for (let i = 0; i < bytes.length; i += step) scanner.push(bytes.subarray(i, i + step));
-  return scanner.finish();
+  return new TextScanner().scanWhole(bytes);
 }

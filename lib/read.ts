@@ -57,6 +57,8 @@ export const DEFAULT_READ_LIMITS: ReadLimits = {
 
 /** The deepest JSON nesting a reader may be allowed: past it, JSON.stringify overflows. */
 const MAX_JSON_DEPTH = 1000;
+/** Luggage up to this size that its source reads at once is audited whole (as `luggageChunks`). */
+const WHOLE_AUDIT = 1 << 20;
 
 /** Options for {@linkcode decodePack}. */
 export interface ReadOptions {
@@ -681,15 +683,24 @@ export async function auditLuggage(
     const hasher = digests.sha256();
     const scanner = options.scanner?.(file.size) ?? new TextScanner();
     try {
-      // Each chunk is looked at once: it may be read into a buffer used again for the next.
-      for await (const value of luggageChunks(file)) {
-        hasher.update(value);
-        const behind = scanner.push(value);
-        if (behind) await behind;
-        progress.bytes(value.length);
+      let finding: ScanResult["finding"];
+      if (file.read && file.size <= WHOLE_AUDIT && scanner.scanWhole) {
+        // A small file its source reads at once: hashed and scanned whole, with no stream.
+        const bytes = await file.read();
+        hasher.update(bytes);
+        finding = (await scanner.scanWhole(bytes)).finding;
+        progress.bytes(bytes.length);
+      } else {
+        // Each chunk is looked at once: it may be read into a buffer used again for the next.
+        for await (const value of luggageChunks(file)) {
+          hasher.update(value);
+          const behind = scanner.push(value);
+          if (behind) await behind;
+          progress.bytes(value.length);
+        }
+        finding = (await scanner.finish()).finding;
       }
       const sha256 = hasher.digestHex();
-      const { finding } = await scanner.finish();
       const error = file.declaredSha256 !== null && file.declaredSha256 !== sha256
         ? new TaskPackReadError("bag-digest", where, "the file does not match its manifest digest")
         : null;

@@ -928,3 +928,50 @@ Deno.test("countNewlines counts exactly, at any alignment and length", () => {
     { numRuns: 2000 },
   );
 });
+
+Deno.test("scanWhole() finds exactly what push() then finish() find, for any file", () => {
+  const pieces = [
+    ...CREDENTIALS.map((c) => c.token),
+    ...TRANSCRIPTS.map((t) => t.text),
+    "plain notes\n",
+    "a: b\n",
+    "\u200B",
+    "\u00e9\u4e2d",
+    "\0",
+    "\r\n",
+  ];
+  const bytesArb = fc.oneof(
+    // Text built from findings, near misses and filler, at any length around the 8 KiB probe.
+    fc.tuple(
+      fc.array(fc.constantFrom(...pieces), { maxLength: 12 }),
+      fc.integer({ min: 0, max: 9000 }),
+      fc.integer({ min: 0, max: 1000 }),
+    ).map(([parts, before, seed]) => encoder.encode(filler(before, seed) + parts.join("\n"))),
+    fc.uint8Array({ maxLength: 9000 }),
+    // Byte order marks, and text cut mid-character.
+    fc.tuple(fc.constantFrom([0xff, 0xfe], [0xfe, 0xff], [0xef, 0xbb, 0xbf], []), fc.string())
+      .map(([bom, text]) => {
+        const body = encoder.encode(text);
+        return new Uint8Array([...bom, ...body.subarray(0, Math.max(0, body.length - 1))]);
+      }),
+  );
+  fc.assert(
+    fc.property(bytesArb, fc.integer({ min: 1, max: 5000 }), (bytes, step) => {
+      const whole = new TextScanner().scanWhole(bytes);
+      const once = new TextScanner();
+      once.push(bytes.slice());
+      assert.deepEqual(whole, once.finish());
+      // In other chunks, the same verdict (which finding comes first may differ when a file
+      // holds both kinds: each window looks for credentials before transcripts).
+      const streamed = new TextScanner();
+      for (let i = 0; i < bytes.length; i += step) streamed.push(bytes.slice(i, i + step));
+      const result = streamed.finish();
+      assert.equal(result.text, whole.text);
+      assert.equal(result.finding === null, whole.finding === null);
+    }),
+    { numRuns: 3000 },
+  );
+  const used = new TextScanner();
+  used.push(encoder.encode("x"));
+  assert.throws(() => used.scanWhole(encoder.encode("y")), /has been used/);
+});
