@@ -14,10 +14,10 @@ import { buildPackObject, preparePack } from "../lib/pack.ts";
 import { SMALL_DEFLATE } from "../lib/deflate.ts";
 import { assignAskIds, recordSentAsks } from "../lib/passport.ts";
 import { packWarnings } from "../lib/warnings.ts";
-import { checkFolderOf, luggageFromPaths } from "../shell/files.ts";
+import { checkFolderOf, luggageFromPaths, readSmallFilesAhead } from "../shell/files.ts";
 import { progressLine } from "../shell/progress.ts";
 import { scanPool } from "../shell/scan_pool.ts";
-import { deflaterFor, digestsFor } from "./codecs.ts";
+import { deflaterFor, digestsFor, MANY_SMALL_FILES } from "./codecs.ts";
 import { targetEncoding, writePack } from "./convert.ts";
 import { actorName, machineName, now, openStore } from "./home.ts";
 import { EXIT, type Io, readJsonFile, UsageError } from "./io.ts";
@@ -138,6 +138,8 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
   const smallFiles = luggage.filter((file) => file.size <= SMALL_DEFLATE).length;
   const deflater = await deflaterFor(luggageBytes, smallFiles);
   const scans = scanPool();
+  // Thousands of small files are read ahead on another core, in the order they are packed.
+  const ahead = readSmallFilesAhead(luggage, MANY_SMALL_FILES);
   const packing = progressLine("packing", !flags.json);
   const writing = progressLine("writing", !flags.json);
   try {
@@ -208,5 +210,6 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
     writing.done();
     deflater.close();
     scans.close();
+    ahead.close();
   }
 }

@@ -15,6 +15,7 @@
 import { basename, dirname, join } from "./host_path.ts";
 import { absolutePath } from "./host_process.ts";
 import { makeTempFolder, rename, rm, withPath } from "./host_fs.ts";
+import { readAhead } from "./read_ahead.ts";
 import type { ByteSource, Luggage } from "../lib/source.ts";
 import { borrowChunks } from "../lib/_chunks.ts";
 
@@ -89,7 +90,14 @@ function openFile(path: string, mode: "read" | "create"): OpenFile {
   };
 }
 
-function readWhole(path: string): Uint8Array {
+/**
+ * Reads a whole file, synchronously.
+ *
+ * @param path The file.
+ * @returns Its bytes (a fresh array).
+ * @throws An error with `code` and `path` when it cannot.
+ */
+export function readWholeSync(path: string): Uint8Array {
   if (deno) return attempt(path, () => deno.readFileSync(path));
   const buffer = nodeFs!.readFileSync(path);
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
@@ -281,7 +289,7 @@ function smallFileStream(path: string): ReadableStream<Uint8Array> {
     pull(controller) {
       if (done) return controller.close();
       done = true;
-      const bytes = readWhole(path);
+      const bytes = readWholeSync(path);
       if (bytes.length === 0) return controller.close();
       controller.enqueue(bytes);
     },
@@ -361,14 +369,55 @@ function walkPaths(
       continue;
     }
     const { absolute, name, size } = item;
-    out.push({
+    const open = () => size <= SMALL_FILE ? smallFileStream(absolute) : fileStream(absolute, size);
+    if (size > SMALL_FILE) {
+      out.push({ name, size, open });
+      continue;
+    }
+    const small: SmallFile = { absolute, ahead: null };
+    const luggage: Luggage = {
       name,
       size,
-      open: () => size <= SMALL_FILE ? smallFileStream(absolute) : fileStream(absolute, size),
-      ...(size <= SMALL_FILE ? { read: () => Promise.resolve(readWhole(absolute)) } : {}),
-    });
+      open,
+      async read() {
+        const take = small.ahead;
+        small.ahead = null;
+        return (take ? await take() : null) ?? readWholeSync(absolute);
+      },
+    };
+    smallFiles.set(luggage, small);
+    out.push(luggage);
   }
   return out;
+}
+
+/** A small file of {@linkcode luggageFromPaths}: where it is, and who reads it ahead, if anyone. */
+interface SmallFile {
+  absolute: string;
+  /** Takes the bytes a worker read ahead (once; null: read them here). */
+  ahead: (() => Promise<Uint8Array | null>) | null;
+}
+
+const smallFiles = new WeakMap<Luggage, SmallFile>();
+
+/**
+ * Has a worker read the small files of `luggage` (from {@linkcode luggageFromPaths}) ahead, in
+ * order, when there are at least `from` of them and the runtime has workers: each `read()` then
+ * takes the bytes it read. Close the handle when done.
+ *
+ * @param luggage The luggage, in the order it will be read.
+ * @param from How many small files make it worth a worker.
+ * @returns A handle that stops the worker.
+ */
+export function readSmallFilesAhead(
+  luggage: readonly Luggage[],
+  from: number,
+): { close(): void } {
+  const small = luggage.map((file) => smallFiles.get(file)).filter((f) => f !== undefined);
+  const ahead = small.length >= from ? readAhead(small.map((file) => file.absolute)) : null;
+  if (!ahead) return { close() {} };
+  small.forEach((file, index) => file.ahead = () => ahead.take(index));
+  return { close: () => ahead.close() };
 }
 
 /**

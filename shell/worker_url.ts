@@ -12,6 +12,7 @@ export const WORKERS = [
   "deflate_worker",
   "batch_deflate_worker",
   "batch_write_worker",
+  "read_ahead_worker",
   "scan_worker",
 ] as const;
 

@@ -1,0 +1,70 @@
+// Copyright 2026 the taskpack authors. MIT license.
+/**
+ * The worker side of `read_ahead.ts`: reads small files whole, in the order given, and sends
+ * them back in batches (one buffer each), a few batches ahead of what the caller has taken.
+ *
+ * @module
+ */
+import { readWholeSync } from "./files.ts";
+
+/** Files per batch, and bytes: a batch is sent when either is reached. */
+const BATCH_FILES = 256;
+const BATCH_BYTES = 1 << 20;
+
+type Message = { paths: string[]; ahead: number } | { more: number };
+
+const scope = globalThis as unknown as {
+  onmessage: ((event: MessageEvent<Message>) => void) | null;
+  postMessage(message: unknown, transfer?: Transferable[]): void;
+  close(): void;
+};
+
+let paths: string[] = [];
+let next = 0;
+let credit = 0;
+
+/** Reads and sends batches while the caller has room for them. */
+function pump(): void {
+  while (credit > 0 && next < paths.length) {
+    const start = next;
+    const pieces: Uint8Array[] = [];
+    const failures: { index: number; message: string; code?: string | undefined; path: string }[] =
+      [];
+    let bytes = 0;
+    while (next < paths.length && next - start < BATCH_FILES && bytes < BATCH_BYTES) {
+      const path = paths[next]!;
+      try {
+        const piece = readWholeSync(path);
+        pieces.push(piece);
+        bytes += piece.length;
+      } catch (error) {
+        const e = error as { message?: string; code?: string };
+        failures.push({ index: next, message: String(e?.message ?? error), code: e?.code, path });
+        pieces.push(new Uint8Array(0));
+      }
+      next++;
+    }
+    const data = new Uint8Array(bytes);
+    const ends = new Uint32Array(pieces.length);
+    let at = 0;
+    pieces.forEach((piece, i) => {
+      data.set(piece, at);
+      at += piece.length;
+      ends[i] = at;
+    });
+    credit--;
+    scope.postMessage({ start, data, ends, failures }, [data.buffer, ends.buffer]);
+  }
+  if (next >= paths.length) scope.close();
+}
+
+scope.onmessage = (event) => {
+  const message = event.data;
+  if ("paths" in message) {
+    paths = message.paths;
+    credit = message.ahead;
+  } else {
+    credit += message.more;
+  }
+  pump();
+};
