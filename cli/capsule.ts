@@ -25,7 +25,7 @@ import { land } from "../lib/land.ts";
 import { isPassportId, mintPassportId } from "../lib/lineage.ts";
 import { preparePack } from "../lib/pack.ts";
 import { openFileSource } from "../shell/files.ts";
-import { deflaterFor, digestsFor } from "./codecs.ts";
+import { deflaterFor, digestsFor, digestsForPack } from "./codecs.ts";
 import { targetEncoding, writePack } from "./convert.ts";
 import { parseCommandLine } from "./args.ts";
 import { hostName } from "../shell/host_process.ts";
@@ -212,7 +212,7 @@ async function toPack(
 async function fromPack(path: string, json: boolean, io: Io): Promise<number> {
   const source = await openFileSource(path);
   try {
-    const landed = await land(source, { digests: await digestsFor(source.size) });
+    const landed = await land(source, { digests: await digestsForPack(source) });
     let mapped;
     try {
       mapped = packToCapsule(landed.object, { luggage: landed.luggage.map((file) => file.name) });

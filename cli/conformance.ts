@@ -12,7 +12,7 @@ import { openFileSource } from "../shell/files.ts";
 import { progressLine } from "../shell/progress.ts";
 import { scanPool } from "../shell/scan_pool.ts";
 import { EXIT, type Io } from "./io.ts";
-import { digestsFor, inflaterFor } from "./codecs.ts";
+import { digestsForPack, inflaterFor } from "./codecs.ts";
 
 /**
  * Judges one file and prints the report.
@@ -35,7 +35,7 @@ export async function runConformance(
   let report: Report;
   try {
     report = await judge(source, {
-      digests: await digestsFor(source.size),
+      digests: await digestsForPack(source),
       limits,
       onProgress: progress.update,
       scanner: scans.scanner,

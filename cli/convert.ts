@@ -14,7 +14,7 @@ import { progressLine } from "../shell/progress.ts";
 import { openFileSource, writeFileAtomic } from "../shell/files.ts";
 import type { Deflater } from "../lib/deflate.ts";
 import type { Digests } from "../lib/digests.ts";
-import { deflaterFor, digestsFor, inflaterFor } from "./codecs.ts";
+import { deflaterFor, digestsForPack, inflaterFor } from "./codecs.ts";
 import { scanPool } from "../shell/scan_pool.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 
@@ -82,7 +82,7 @@ export async function runConvert(
 ): Promise<number> {
   targetEncoding(output);
   const source = await openFileSource(input);
-  const digests = await digestsFor(source.size);
+  const digests = await digestsForPack(source);
   const deflater = await deflaterFor(source.size);
   const scans = scanPool();
   const checking = progressLine("checking", !options.json);

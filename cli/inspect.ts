@@ -12,7 +12,7 @@ import { decodePack, type ReadLimits } from "../lib/read.ts";
 import { type FactState, summarisePack } from "../lib/summary.ts";
 import { openFileSource } from "../shell/files.ts";
 import { EXIT, formatBytes, type Io } from "./io.ts";
-import { digestsFor } from "./codecs.ts";
+import { digestsForPack } from "./codecs.ts";
 
 export { type FactState, factState } from "../lib/summary.ts";
 
@@ -33,7 +33,7 @@ export async function runInspect(
 ): Promise<number> {
   const source = await openFileSource(path);
   try {
-    const digests = await digestsFor(source.size);
+    const digests = await digestsForPack(source);
     const decoded = await decodePack(source, { digests, limits });
     const report = await judge(source, { digests, limits });
     const pack = isPlainObject(decoded.object) ? decoded.object : {};

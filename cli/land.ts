@@ -28,7 +28,7 @@ import { batchWriter } from "../shell/batch_writer.ts";
 import { machineName, mintUniqueId, now, openStore } from "./home.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { passportReply, requirePassport } from "./passports.ts";
-import { digestsFor, inflaterFor, MANY_SMALL_FILES } from "./codecs.ts";
+import { digestsForPack, inflaterFor, MANY_SMALL_FILES } from "./codecs.ts";
 
 /** The options `land` reads. */
 export interface LandFlags {
@@ -60,7 +60,7 @@ export async function runLand(path: string, flags: LandFlags, io: Io): Promise<n
     let landed: LandedPack;
     try {
       landed = await land(source, {
-        digests: await digestsFor(source.size),
+        digests: await digestsForPack(source),
         limits: flags.limits ?? {},
         onProgress: progress.update,
         scanner: scans.scanner,

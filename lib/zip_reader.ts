@@ -552,6 +552,35 @@ async function readEnd(source: ByteSource): Promise<EndRecords> {
   return { count: count64, cdOffset: cdOffset64, cdSize: cdSize64, cdEnd: recordOffset };
 }
 
+/**
+ * How many entries a ZIP says it holds, from its end records alone (no entry is read): a quick
+ * look to choose how to read it. Nothing is checked beyond the end records.
+ *
+ * @param source The archive.
+ * @returns The count, or null when the end records cannot be read (`openZip` says why).
+ *
+ * @example Usage
+ * ```ts
+ * import { zipEntryCount } from "./zip_reader.ts";
+ * import { writeZip } from "./zip_writer.ts";
+ * import { bytesSource } from "./source.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const entries = [{ name: "a.txt", bytes: new TextEncoder().encode("a") }];
+ * const modified = new Date(Date.UTC(2026, 0, 1));
+ * const zip = new Uint8Array(await new Response(writeZip(entries, { modified })).arrayBuffer());
+ * assert.equal(await zipEntryCount(bytesSource(zip)), 1);
+ * assert.equal(await zipEntryCount(bytesSource(new Uint8Array(30))), null);
+ * ```
+ */
+export async function zipEntryCount(source: ByteSource): Promise<number | null> {
+  try {
+    return (await readEnd(source)).count;
+  } catch {
+    return null;
+  }
+}
+
 /** Extra field records of one header, parsed strictly (they must fill the field exactly). */
 function parseExtra(extra: Uint8Array, where: string): Map<number, Uint8Array> {
   const fields = new Map<number, Uint8Array>();
