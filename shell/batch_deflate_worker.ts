@@ -7,12 +7,11 @@
  * @module
  */
 import { deflateRawSmall } from "../lib/_deflate_raw.ts";
+import { joinPieces, pieceAt, type Pieces } from "./pieces.ts";
 
-/** One batch: the entries' bytes end to end, and where each one ends. */
-interface Batch {
+/** One batch: the entries, joined. */
+interface Batch extends Pieces {
   id: number;
-  data: Uint8Array;
-  ends: Uint32Array;
 }
 
 const scope = globalThis as unknown as {
@@ -21,27 +20,13 @@ const scope = globalThis as unknown as {
 };
 
 scope.onmessage = (event) => {
-  const { id, data, ends } = event.data;
+  const batch = event.data;
   try {
-    const pieces: Uint8Array[] = [];
-    let total = 0;
-    let start = 0;
-    for (const end of ends) {
-      const piece = deflateRawSmall(data.subarray(start, end));
-      pieces.push(piece);
-      total += piece.length;
-      start = end;
-    }
-    const out = new Uint8Array(total);
-    const outEnds = new Uint32Array(pieces.length);
-    let at = 0;
-    pieces.forEach((piece, i) => {
-      out.set(piece, at);
-      at += piece.length;
-      outEnds[i] = at;
-    });
-    scope.postMessage({ id, out, ends: outEnds }, [out.buffer, outEnds.buffer]);
+    const out = joinPieces(
+      Array.from(batch.ends, (_, i) => deflateRawSmall(pieceAt(batch, i))),
+    );
+    scope.postMessage({ id: batch.id, ...out }, [out.data.buffer, out.ends.buffer]);
   } catch (error) {
-    scope.postMessage({ id, error: String((error as Error)?.message ?? error) });
+    scope.postMessage({ id: batch.id, error: String((error as Error)?.message ?? error) });
   }
 };

@@ -15,6 +15,7 @@
  */
 import { deflateRawSmall } from "../lib/_deflate_raw.ts";
 import { type Deflater, SMALL_DEFLATE } from "../lib/deflate.ts";
+import { joinPieces, pieceAt, type Pieces } from "./pieces.ts";
 import { workerUrl } from "./worker_url.ts";
 
 /** A batch is sent once it holds this many bytes (or when the calling thread next waits). */
@@ -94,18 +95,12 @@ export function batchDeflater(
       (options.worker ?? workerUrl("batch_deflate_worker", import.meta.url)).href,
       { type: "module" },
     );
-    made.onmessage = (
-      event: MessageEvent<{ id: number; out?: Uint8Array; ends?: Uint32Array; error?: string }>,
-    ) => {
-      const { id, out, ends } = event.data;
+    made.onmessage = (event: MessageEvent<Partial<Pieces> & { id: number; error?: string }>) => {
+      const { id, data, ends } = event.data;
       const jobs = sent.get(id) ?? [];
       sent.delete(id);
-      if (!out || !ends || ends.length !== jobs.length) return inline(jobs);
-      let begin = 0;
-      jobs.forEach((job, i) => {
-        job.resolve(out.subarray(begin, ends[i]));
-        begin = ends[i]!;
-      });
+      if (!data || !ends || ends.length !== jobs.length) return inline(jobs);
+      jobs.forEach((job, i) => job.resolve(pieceAt({ data, ends }, i)));
     };
     made.onerror = (event: ErrorEvent) => {
       event.preventDefault();
@@ -125,14 +120,7 @@ export function batchDeflater(
     gatheredBytes = 0;
     if (jobs.length === 0) return;
     if (broken) return inline(jobs);
-    const data = new Uint8Array(jobs.reduce((sum, job) => sum + job.bytes.length, 0));
-    const ends = new Uint32Array(jobs.length);
-    let at = 0;
-    jobs.forEach((job, i) => {
-      data.set(job.bytes, at);
-      at += job.bytes.length;
-      ends[i] = at;
-    });
+    const { data, ends } = joinPieces(jobs.map((job) => job.bytes));
     const id = nextId++;
     sent.set(id, jobs);
     worker!.postMessage({ id, data, ends }, [data.buffer, ends.buffer]);

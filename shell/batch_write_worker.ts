@@ -6,13 +6,12 @@
  * @module
  */
 import { writeNewFileSync } from "./files.ts";
+import { pieceAt, type Pieces } from "./pieces.ts";
 
-/** One batch: where each file goes, and their bytes end to end. */
-interface Batch {
+/** One batch: where each file goes, and their bytes, joined. */
+interface Batch extends Pieces {
   id: number;
   paths: string[];
-  data: Uint8Array;
-  ends: Uint32Array;
 }
 
 const scope = globalThis as unknown as {
@@ -21,11 +20,10 @@ const scope = globalThis as unknown as {
 };
 
 scope.onmessage = (event) => {
-  const { id, paths, data, ends } = event.data;
-  let start = 0;
+  const { id, paths } = event.data;
   for (let i = 0; i < paths.length; i++) {
     try {
-      writeNewFileSync(paths[i]!, data.subarray(start, ends[i]));
+      writeNewFileSync(paths[i]!, pieceAt(event.data, i));
     } catch (error) {
       const e = error as { message?: string; code?: string; path?: string };
       scope.postMessage({
@@ -35,7 +33,6 @@ scope.onmessage = (event) => {
       });
       return;
     }
-    start = ends[i]!;
   }
   scope.postMessage({ id, written: paths.length });
 };

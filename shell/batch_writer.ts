@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { joinPieces } from "./pieces.ts";
 import { workerUrl } from "./worker_url.ts";
 
 /** A batch is sent once it holds this many bytes or files. */
@@ -135,16 +136,8 @@ export function batchWriter(options: BatchWriterOptions = {}): BatchWriter | nul
   const send = () => {
     // After a failure nothing more is sent: the worker may be gone, and would never answer.
     if (paths.length === 0 || failure) return;
-    const data = new Uint8Array(gatheredBytes);
-    const ends = new Uint32Array(paths.length);
-    const sizes: number[] = [];
-    let at = 0;
-    pieces.forEach((piece, i) => {
-      data.set(piece, at);
-      at += piece.length;
-      ends[i] = at;
-      sizes.push(piece.length);
-    });
+    const { data, ends } = joinPieces(pieces);
+    const sizes = pieces.map((piece) => piece.length);
     const id = nextId++;
     sent.set(id, { sizes, bytes: gatheredBytes });
     aheadBytes += gatheredBytes;

@@ -12,15 +12,14 @@
  *
  * @module
  */
+import { pieceAt, type Pieces } from "./pieces.ts";
 import { workerUrl } from "./worker_url.ts";
 
 /** Batches the worker may read before the calling thread has taken them. */
 const AHEAD = 8;
 
-interface Batch {
+interface Batch extends Pieces {
   start: number;
-  data: Uint8Array;
-  ends: Uint32Array;
   failures: { index: number; message: string; code?: string; path: string }[];
 }
 
@@ -101,7 +100,7 @@ export function readAhead(paths: readonly string[], worker?: URL): ReadAhead | n
         path: failure.path,
       });
     }
-    return batch.data.subarray(at === 0 ? 0 : batch.ends[at - 1], batch.ends[at]);
+    return pieceAt(batch, at);
   };
 
   return {

@@ -6,6 +6,7 @@
  * @module
  */
 import { readWholeSync } from "./files.ts";
+import { joinPieces } from "./pieces.ts";
 
 /** Files per batch, and bytes: a batch is sent when either is reached. */
 const BATCH_FILES = 256;
@@ -44,14 +45,7 @@ function pump(): void {
       }
       next++;
     }
-    const data = new Uint8Array(bytes);
-    const ends = new Uint32Array(pieces.length);
-    let at = 0;
-    pieces.forEach((piece, i) => {
-      data.set(piece, at);
-      at += piece.length;
-      ends[i] = at;
-    });
+    const { data, ends } = joinPieces(pieces);
     credit--;
     scope.postMessage({ start, data, ends, failures }, [data.buffer, ends.buffer]);
   }
