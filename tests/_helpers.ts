@@ -88,3 +88,16 @@ export async function convert(bytes: Uint8Array, to: "bag" | "flat"): Promise<Ui
 export function parseFlat(bytes: Uint8Array): Record<string, any> {
   return JSON.parse(decoder.decode(bytes));
 }
+
+/** Runs `run` in a new temporary folder, removed afterwards whatever happens. */
+export async function inTempDir(
+  run: (dir: string) => Promise<void>,
+  prefix = "taskpack-test-",
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix });
+  try {
+    await run(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}

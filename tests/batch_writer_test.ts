@@ -8,15 +8,7 @@ import { extractLuggage } from "../cli/land.ts";
 import { MANY_SMALL_FILES } from "../cli/codecs.ts";
 import { luggageFromBytes } from "../mod.ts";
 import type { ReadLuggage } from "../lib/read.ts";
-
-async function inTempDir(run: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir();
-  try {
-    await run(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { inTempDir } from "./_helpers.ts";
 
 Deno.test("every file is created with its bytes, and progress counts them all", async () => {
   await fc.assert(

@@ -5,15 +5,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { readAhead } from "../shell/read_ahead.ts";
 import { luggageFromPaths, readSmallFilesAhead } from "../shell/files.ts";
-
-async function inTempDir(run: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir();
-  try {
-    await run(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { inTempDir } from "./_helpers.ts";
 
 Deno.test("files taken in order are the files' bytes, whatever their sizes", async () => {
   await fc.assert(

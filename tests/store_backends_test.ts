@@ -22,7 +22,7 @@ import {
   PassportRecordError,
 } from "../shell/kv_store.ts";
 import { cli } from "./_cli.ts";
-import { decoder } from "./_helpers.ts";
+import { decoder, inTempDir } from "./_helpers.ts";
 import { storeConformance } from "./store_conformance.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
@@ -35,14 +35,7 @@ const START = Date.parse("2026-12-02T16:00:00Z");
 // --- helpers ---------------------------------------------------------------------------------
 
 /** A temporary folder, removed afterwards. */
-async function withDir(body: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "taskpack-home-" });
-  try {
-    await body(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+const withDir = (body: (dir: string) => Promise<void>) => inTempDir(body, "taskpack-home-");
 
 /** A KV store in a file of a temporary folder. */
 async function withKv(body: (store: KvStore, path: string) => Promise<void>): Promise<void> {
