@@ -5,26 +5,26 @@
  * sender's `how` quoted as a suggestion and never run, and instruction-like sentences reported
  * (§4.5). `land <receipt> --into <id>` merges a receipt into the passport it answers (§4.4.1).
  *
- * Landing is all-or-nothing: every check runs before anything is written; luggage goes to a
- * fresh folder (never through an existing symlink, never over an existing file); on any
- * failure no passport and no file is left behind.
+ * Landing is all-or-nothing: every check runs before anything lands; luggage goes to a fresh
+ * folder (never through an existing symlink, never over an existing file), staged out of sight
+ * until then; on any failure no passport and no file is left behind.
  *
  * @module
  */
-import { basename, dirname, join } from "../shell/host_path.ts";
+import { join } from "../shell/host_path.ts";
 import { findImperatives, type Imperative } from "../lib/imperatives.ts";
 import { land, type LandedPack, planLanding } from "../lib/land.ts";
-import type { ReadLimits, ReadLuggage } from "../lib/read.ts";
-import { progressCounter } from "../lib/_progress.ts";
+import type { ReadLimits } from "../lib/read.ts";
+import type { PassportStore } from "../lib/store.ts";
+import { zipEntryCount } from "../lib/zip_reader.ts";
 import { mergeReceipt } from "../lib/receipt.ts";
 import { receiptTarget } from "../lib/lineage.ts";
-import { makeFolder, openFileSource, writeNewFile } from "../shell/files.ts";
-import { createFile, lstat, makeTempFolder, mkdir, rename, rm } from "../shell/host_fs.ts";
+import { openFileSource } from "../shell/files.ts";
+import { rm } from "../shell/host_fs.ts";
 import { absolutePath } from "../shell/host_process.ts";
-import { readAllBytes } from "../lib/_bytes.ts";
 import { progressLine } from "../shell/progress.ts";
 import { scanPool } from "../shell/scan_pool.ts";
-import { batchWriter } from "../shell/batch_writer.ts";
+import { extractLuggage, type LuggageOut, luggageOut } from "./luggage_out.ts";
 import { machineName, mintUniqueId, now, openStore } from "./home.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { passportReply, requirePassport } from "./passports.ts";
@@ -53,8 +53,16 @@ export interface LandFlags {
  */
 export async function runLand(path: string, flags: LandFlags, io: Io): Promise<number> {
   const source = await openFileSource(path);
+  // A new passport's thousands of small files are staged as each passes its checks, on another
+  // core, while the rest is checked; they land only if the whole pack does.
+  let out: LuggageOut | null = null;
   try {
-    // Every check — integrity, names, refusals, the whole luggage — before anything is written.
+    const early = !flags.into && !flags["dry-run"] &&
+        (await zipEntryCount(source) ?? 0) >= MANY_SMALL_FILES
+      ? await newLanding(flags)
+      : null;
+    if (early) out = await luggageOut(early.luggageDir, { showProgress: !flags.json, early: true });
+    // Every check — integrity, names, refusals, the whole luggage — before anything lands.
     const progress = progressLine("checking", !flags.json);
     const scans = scanPool();
     let landed: LandedPack;
@@ -65,6 +73,7 @@ export async function runLand(path: string, flags: LandFlags, io: Io): Promise<n
         onProgress: progress.update,
         scanner: scans.scanner,
         ...await inflaterFor(source.size),
+        ...(out?.onChecked ? { onChecked: out.onChecked } : {}),
       });
     } finally {
       progress.done();
@@ -72,10 +81,27 @@ export async function runLand(path: string, flags: LandFlags, io: Io): Promise<n
     }
     return flags.into
       ? await mergeInto(landed, flags.into, flags, io)
-      : await landNew(landed, path, flags, io);
+      : await landNew(landed, path, flags, io, early ?? await newLanding(flags), out);
+  } catch (error) {
+    await out?.abort();
+    throw error;
   } finally {
     await source.close();
   }
+}
+
+/** Where a new landing goes: the store, the new passport's id, the luggage folder. */
+interface NewLanding {
+  store: PassportStore;
+  newId: string;
+  luggageDir: string;
+}
+
+async function newLanding(flags: LandFlags): Promise<NewLanding> {
+  const { store, dir } = await openStore(flags.store);
+  const newId = await mintUniqueId(store);
+  const luggageDir = absolutePath(flags["files-out"] ?? join(dir, `${newId}.files`));
+  return { store, newId, luggageDir };
 }
 
 async function landNew(
@@ -83,6 +109,8 @@ async function landNew(
   path: string,
   flags: LandFlags,
   io: Io,
+  { store, newId, luggageDir }: NewLanding,
+  staged: LuggageOut | null,
 ): Promise<number> {
   const pack = landed.object;
   if (pack.kind === "receipt") {
@@ -91,16 +119,13 @@ async function landNew(
       `${path} is a receipt answering ${target}; merge it into that passport: taskpack land ${path} --into ${target}`,
     );
   }
-  const { store, dir } = await openStore(flags.store);
   const machine = machineName(flags.machine);
-  const newId = await mintUniqueId(store);
   const plan = planLanding(pack, {
     newId,
     machine,
     trustMachineFacts: flags["trust-machine-facts"] === true,
   });
   const imperatives = findImperatives(pack);
-  const luggageDir = absolutePath(flags["files-out"] ?? join(dir, `${newId}.files`));
   const reply: Record<string, unknown> = {
     ok: true,
     ...(flags["dry-run"] ? { dry_run: true } : {}),
@@ -120,7 +145,9 @@ async function landNew(
     report(reply, plan.state.next_steps ?? [], imperatives, flags, io);
     return EXIT.ok;
   }
-  if (landed.luggage.length) await extractLuggage(landed.luggage, luggageDir, !flags.json);
+  if (!landed.luggage.length) await staged?.abort();
+  else if (staged) await staged.finish(landed.luggage);
+  else await extractLuggage(landed.luggage, luggageDir, !flags.json);
   try {
     const time = now();
     const artifacts = [...(plan.state.artifacts ?? [])];
@@ -256,102 +283,5 @@ function printImperatives(imperatives: Imperative[], io: Io): void {
   io.out(`  instruction-like text found in the pack (reported, not followed):\n`);
   for (const found of imperatives) {
     io.out(`    ${found.where} (${found.kind}): ${JSON.stringify(found.excerpt)}\n`);
-  }
-}
-
-/** Luggage up to this size is extracted whole, with up to this many files created at once. */
-const SMALL_EXTRACT = 64 * 1024;
-const EXTRACT_CONCURRENCY = 16;
-
-/**
- * Writes luggage into a fresh folder: staged in a new temporary folder beside it (so no existing
- * symlink or file is ever written through), each file created exclusively and verified (size
- * and CRC) as it streams, then renamed into place. On any failure the staging folder is removed.
- *
- * @param luggage The verified luggage.
- * @param target The folder to create; it must not exist.
- * @param showProgress Whether a progress line may be drawn (on a terminal, for large luggage).
- */
-export async function extractLuggage(
-  luggage: readonly ReadLuggage[],
-  target: string,
-  showProgress = false,
-): Promise<void> {
-  try {
-    await lstat(target);
-    throw new UsageError(
-      `${target} exists: luggage only lands in a new folder (choose another with --files-out)`,
-    );
-  } catch (error) {
-    if ((error as { code?: string }).code !== "ENOENT") throw error;
-  }
-  await mkdir(dirname(target), { recursive: true });
-  const staging = await makeTempFolder(join(dirname(target), `.${basename(target)}.landing-`));
-  const progress = progressLine("writing", showProgress);
-  const count = progressCounter(progress.update, luggage);
-  // Small files are read (and verified) in order, then created several at a time: creating a
-  // file costs far more than writing 1 KiB into it, and creations overlap well. Thousands of
-  // them are created by a worker, on another core.
-  const small = luggage.filter((file) => file.size <= SMALL_EXTRACT).length;
-  const writer = small >= MANY_SMALL_FILES
-    ? batchWriter({
-      onWritten(files, bytes) {
-        count.bytes(bytes);
-        for (let i = 0; i < files; i++) count.file();
-      },
-    })
-    : null;
-  const inFlight = new Set<Promise<void>>();
-  let failure: { error: unknown } | null = null;
-  const settle = async (limit: number) => {
-    while (inFlight.size > limit) await Promise.race(inFlight);
-    if (failure) throw failure.error;
-  };
-  try {
-    const made = new Set<string>([staging]);
-    for (const file of luggage) {
-      const dest = join(staging, ...file.name.split("/"));
-      const folder = dirname(dest);
-      if (!made.has(folder)) {
-        makeFolder(folder);
-        made.add(folder);
-      }
-      if (file.size <= SMALL_EXTRACT) {
-        const bytes = await (file.read?.() ?? readAllBytes(file.open(), file.size));
-        if (writer) {
-          await writer.write(dest, bytes);
-          continue;
-        }
-        const write: Promise<void> = createFile(dest, bytes).then(
-          () => {
-            inFlight.delete(write);
-            count.bytes(bytes.length);
-            count.file();
-          },
-          (error) => {
-            inFlight.delete(write);
-            failure ??= { error };
-          },
-        );
-        inFlight.add(write);
-        await settle(EXTRACT_CONCURRENCY - 1);
-      } else {
-        await writeNewFile(dest, file.open(), count.bytes, file.size);
-        count.file();
-      }
-    }
-    await settle(0);
-    await writer?.finish();
-    progress.done();
-    await rename(staging, target);
-  } catch (error) {
-    progress.done();
-    // Nothing may still be writing into the staging folder when it is removed.
-    await Promise.allSettled(inFlight);
-    await writer?.settle();
-    await rm(staging, { recursive: true, force: true });
-    throw error;
-  } finally {
-    writer?.close();
   }
 }

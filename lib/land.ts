@@ -19,6 +19,7 @@ import type { Ask, Fact, LandingCheck, PackObject, PassportState, Repair } from 
 import {
   auditLuggage,
   decodePack,
+  type OnChecked,
   type Progress,
   type ReadLimits,
   type ReadLuggage,
@@ -43,6 +44,12 @@ export interface LandOptions {
   inflater?: Inflater;
   /** Makes the scanner for each luggage file (default: a `TextScanner` on this thread). */
   scanner?: ScannerFactory;
+  /**
+   * Told of each small luggage file that passed its own checks, with its bytes (see
+   * {@linkcode OnChecked}): a shell may stage it while the rest is checked, and must discard
+   * what it staged if `land` then throws.
+   */
+  onChecked?: OnChecked;
 }
 
 /** A pack that may land, with the repairs that were needed. */
@@ -58,7 +65,8 @@ export interface LandedPack {
 }
 
 /**
- * Reads a pack to land it: every check runs before the caller writes anything. Lenient where
+ * Reads a pack to land it: every check runs before it returns, and nothing may land before it
+ * has (a caller may stage what `onChecked` hands on, out of sight). Lenient where
  * the spec allows (§6: "landing stays lenient"), never about integrity or safety.
  *
  * @param input The file.
@@ -153,6 +161,7 @@ export async function land(
     digests,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.scanner ? { scanner: options.scanner } : {}),
+    ...(options.onChecked ? { onChecked: options.onChecked } : {}),
   });
   for (const audit of audits) {
     if (audit.error) throw audit.error;

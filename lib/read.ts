@@ -673,6 +673,7 @@ export async function auditLuggage(
     digests?: Digests;
     onProgress?: (progress: Progress) => void;
     scanner?: ScannerFactory;
+    onChecked?: OnChecked;
   } = {},
 ): Promise<LuggageAudit[]> {
   const digests = options.digests ?? portableDigests;
@@ -682,11 +683,12 @@ export async function auditLuggage(
     const where = LUGGAGE_PREFIX + file.name;
     const hasher = digests.sha256();
     const scanner = options.scanner?.(file.size) ?? new TextScanner();
+    let whole: Uint8Array | null = null;
     try {
       let finding: ScanResult["finding"];
       if (file.read && file.size <= WHOLE_AUDIT && scanner.scanWhole) {
         // A small file its source reads at once: hashed and scanned whole, with no stream.
-        const bytes = await file.read();
+        const bytes = whole = await file.read();
         hasher.update(bytes);
         finding = (await scanner.scanWhole(bytes)).finding;
         progress.bytes(bytes.length);
@@ -705,7 +707,9 @@ export async function auditLuggage(
         ? new TaskPackReadError("bag-digest", where, "the file does not match its manifest digest")
         : null;
       audits.push({ name: file.name, sha256, finding, error });
+      if (finding || error) whole = null;
     } catch (cause) {
+      whole = null;
       const error = cause instanceof TaskPackReadError ? cause : new TaskPackReadError(
         "zip-structure",
         where,
@@ -713,7 +717,20 @@ export async function auditLuggage(
       );
       audits.push({ name: file.name, sha256: null, finding: null, error });
     }
+    // Outside the try: a failure of the caller's is not a fault of the pack.
+    if (whole && options.onChecked) await options.onChecked(file, whole);
     progress.file();
   }
   return audits;
 }
+
+/**
+ * Told of a luggage file that was read whole (up to 1 MiB) and passed its own checks (size,
+ * CRC-32, its declared SHA-256, the scan), with its bytes, before the next file is read; a
+ * promise it returns is awaited. A shell may start writing the file somewhere private while
+ * the rest is checked: the pack as a whole may still be refused.
+ *
+ * @param file The file, as in `DecodedPack.luggage`.
+ * @param bytes Its bytes; the reader does not use them again.
+ */
+export type OnChecked = (file: ReadLuggage, bytes: Uint8Array) => void | Promise<void>;

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { batchWriter } from "../shell/batch_writer.ts";
-import { extractLuggage } from "../cli/land.ts";
+import { extractLuggage } from "../cli/luggage_out.ts";
 import { MANY_SMALL_FILES } from "../cli/codecs.ts";
 import { luggageFromBytes } from "../mod.ts";
 import type { ReadLuggage } from "../lib/read.ts";

@@ -1,0 +1,146 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// Landing luggage: files staged early (as each passes its checks) stay out of sight until the
+// whole pack has passed, the rest is written at the end, and a refusal found after thousands
+// of files were staged leaves no folder, no staging folder and no passport behind.
+import assert from "node:assert/strict";
+import { luggageOut } from "../cli/luggage_out.ts";
+import { MANY_SMALL_FILES } from "../cli/codecs.ts";
+import { luggageFromBytes } from "../mod.ts";
+import { auditLuggage, decodePack, type ReadLuggage } from "../lib/read.ts";
+import { bagParts, baseObject, forgeBag } from "../tools/make_hostile_corpus.ts";
+import { tokens } from "./_hostile_generated.ts";
+import { cli } from "./_cli.ts";
+import { inTempDir } from "./_helpers.ts";
+
+const named = (name: string, bytes: Uint8Array | string): ReadLuggage => ({
+  ...luggageFromBytes(name, bytes),
+  declaredSha256: null,
+});
+
+Deno.test("the audit hands on only the files that passed their own checks, with their bytes", async () => {
+  const token = tokens().find((t) => t.kind === "aws-access-key")!.token;
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const huge = new Uint8Array((1 << 20) + 1).fill(0x61);
+  const parts = bagParts({
+    luggage: [
+      ["a.txt", encode("fine\n")],
+      ["key.txt", encode(`KEY=${token}\n`)],
+      ["swapped.txt", encode("declared\n")],
+      ["huge.txt", huge],
+      ["b/c.txt", encode("also fine\n")],
+    ],
+  }, await baseObject());
+  // The bytes in the archive differ from those the manifest declares (the CRC matches them).
+  parts.find((part) => part.name === "data/files/swapped.txt")!.bytes = encode("swapped!\n");
+  const decoded = await decodePack(forgeBag(parts));
+  const told: [string, string][] = [];
+  const audits = await auditLuggage(decoded, {
+    onChecked(file, bytes) {
+      told.push([file.name, new TextDecoder().decode(bytes)]);
+    },
+  });
+  assert.deepEqual(audits.map((a) => [a.name, a.finding?.rule ?? a.error?.code ?? null]), [
+    ["a.txt", null],
+    ["key.txt", "credential"],
+    ["swapped.txt", "bag-digest"],
+    ["huge.txt", null],
+    ["b/c.txt", null],
+  ]);
+  // The huge file is streamed, not read whole: it is left to the caller to write.
+  assert.deepEqual(told, [["a.txt", "fine\n"], ["b/c.txt", "also fine\n"]]);
+});
+
+Deno.test("files staged as they pass their checks appear only when the landing finishes", async () => {
+  await inTempDir(async (dir) => {
+    const big = new Uint8Array(200_000).map((_, i) => i % 251);
+    const luggage = [
+      ...Array.from({ length: 600 }, (_, i) => named(`d${i % 5}/f${i}.txt`, `file ${i}\n`)),
+      named("big/blob.bin", big),
+      named("late.txt", "never staged\n"),
+    ];
+    const out = await luggageOut(`${dir}/out`, { early: true });
+    assert.ok(out.onChecked, "early staging needs a worker (Deno has one)");
+    // As land would: every small file read whole, in order; the last one is left to finish.
+    for (const file of luggage.slice(0, -1)) await out.onChecked(file, await file.read!());
+    const seen = [...Deno.readDirSync(dir)].map((entry) => entry.name);
+    assert.equal(seen.length, 1);
+    assert.match(seen[0]!, /^\.out\.landing-/);
+
+    await out.finish(luggage);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((entry) => entry.name), ["out"]);
+    for (const file of luggage) {
+      assert.deepEqual(
+        await Deno.readFile(`${dir}/out/${file.name}`),
+        await file.read!(),
+        file.name,
+      );
+    }
+  });
+});
+
+Deno.test("aborting after files were staged removes them all", async () => {
+  await inTempDir(async (dir) => {
+    const out = await luggageOut(`${dir}/out`, { early: true });
+    for (let i = 0; i < 1500; i++) {
+      const file = named(`d${i % 7}/f${i}.txt`, `file ${i}\n`);
+      await out.onChecked!(file, await file.read!());
+    }
+    await out.abort();
+    assert.deepEqual([...Deno.readDirSync(dir)], []);
+  });
+});
+
+Deno.test("a landing target that exists is refused before anything is staged", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.mkdir(`${dir}/out`);
+    await assert.rejects(luggageOut(`${dir}/out`, { early: true }), /exists/);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((entry) => entry.name), ["out"]);
+  });
+});
+
+Deno.test("the CLI refuses a pack whose last of thousands of files carries a credential, and leaves nothing behind", async () => {
+  await inTempDir(async (dir) => {
+    const token = tokens().find((t) => t.kind === "github-token")!.token;
+    const encode = (text: string) => new TextEncoder().encode(text);
+    const luggage: [string, Uint8Array][] = Array.from(
+      { length: MANY_SMALL_FILES + 20 },
+      (_, i) => [`d${i % 9}/f${i}.txt`, encode(`ordinary line ${i}\n`)],
+    );
+    luggage.push(["z/.env", encode(`TOKEN=${token}\n`)]);
+    await Deno.writeFile(`${dir}/p.taskpack`, forgeBag(bagParts({ luggage }, await baseObject())));
+
+    const landed = await cli([
+      "land",
+      `${dir}/p.taskpack`,
+      "--store",
+      `${dir}/home`,
+      "--files-out",
+      `${dir}/home/out`,
+      "--json",
+    ], { cwd: dir });
+    assert.equal(landed.code, 2, landed.stderr);
+    assert.match(landed.stderr, /credential/);
+    assert.match(landed.stderr, /data\/files\/z\/\.env/);
+    // No luggage, no staging folder, no passport: the store holds nothing it did not hold.
+    const left = [...Deno.readDirSync(`${dir}/home`)].map((entry) => entry.name);
+    assert.deepEqual(left.filter((name) => !name.startsWith(".")), []);
+    assert.deepEqual(left.filter((name) => name.includes("landing")), []);
+
+    // The same pack without the credential lands every file.
+    luggage.pop();
+    await Deno.writeFile(`${dir}/q.taskpack`, forgeBag(bagParts({ luggage }, await baseObject())));
+    const good = await cli([
+      "land",
+      `${dir}/q.taskpack`,
+      "--store",
+      `${dir}/home`,
+      "--files-out",
+      `${dir}/home/out`,
+      "--json",
+    ], { cwd: dir });
+    assert.equal(good.code, 0, good.stderr);
+    for (const [name, bytes] of [luggage[0]!, luggage.at(-1)!]) {
+      assert.deepEqual(await Deno.readFile(`${dir}/home/out/${name}`), bytes, name);
+    }
+  });
+});
