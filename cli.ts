@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { args, setExitCode, stderr, stdout } from "./shell/host_process.ts";
+import { args, endProcess, stderr, stdout } from "./shell/host_process.ts";
 import denoConfig from "./deno.json" with { type: "json" };
 import { parseCommandLine } from "./cli/args.ts";
 import { describeError, EXIT, type Io, UsageError } from "./cli/io.ts";
@@ -287,5 +287,5 @@ const standardIo: Io = {
 };
 
 if (import.meta.main) {
-  setExitCode(await main(args()));
+  endProcess(await main(args()));
 }

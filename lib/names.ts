@@ -37,6 +37,7 @@ const MAX_DEPTH = 64;
  * ```
  */
 export function luggageNameProblem(name: string): string | null {
+  if (isPlainName(name)) return null;
   if (typeof name !== "string" || name.length === 0) return "the name is empty";
   if (name.length > MAX_NAME_LENGTH) return `the name is longer than ${MAX_NAME_LENGTH} characters`;
   if (!isWellFormed(name)) return "the name is not valid Unicode";
@@ -125,6 +126,22 @@ export function luggageSetProblem(
     files.set(key, name);
   }
   return null;
+}
+
+// The common case, decided by two regular expressions rather than the rules one by one: ASCII
+// letters, digits, `_`, `-` and inner dots, no segment starting or ending in a dot, no device
+// name. What this passes, every rule above passes; anything else takes the full check.
+const PLAIN_NAME =
+  /^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?(?:\/[A-Za-z0-9_-](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?)*$/;
+const PLAIN_DEVICE = /(?:^|\/)(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\.[^/]*)?(?:\/|$)/i;
+
+function isPlainName(name: string): boolean {
+  if (typeof name !== "string" || name.length > MAX_NAME_LENGTH || !PLAIN_NAME.test(name)) {
+    return false;
+  }
+  let depth = 1;
+  for (let at = name.indexOf("/"); at !== -1; at = name.indexOf("/", at + 1)) depth++;
+  return depth <= MAX_DEPTH && !PLAIN_DEVICE.test(name);
 }
 
 function isWellFormed(text: string): boolean {

@@ -249,6 +249,7 @@ export async function openZip(
  *
  * @param name The decoded name.
  * @param limits The name limits.
+ * @param byteLength The length of its UTF-8 bytes, when the caller has them (else it is encoded).
  * @returns A short reason, or null.
  *
  * @example Usage
@@ -265,10 +266,11 @@ export async function openZip(
 export function zipNameProblem(
   name: string,
   limits: Pick<ZipLimits, "maxNameBytes" | "maxDepth">,
+  byteLength?: number,
 ): string | null {
   if (name.length === 0) return "the name is empty";
   if (LONE_SURROGATE.test(name)) return "the name is not valid Unicode";
-  const bytes = encoder.encode(name).length;
+  const bytes = byteLength ?? encoder.encode(name).length;
   if (bytes > limits.maxNameBytes) {
     return `the name is ${bytes} bytes, over the limit of ${limits.maxNameBytes} (raise maxNameBytes)`;
   }
@@ -581,8 +583,11 @@ export async function zipEntryCount(source: ByteSource): Promise<number | null> 
   }
 }
 
+const NO_EXTRA: ReadonlyMap<number, Uint8Array> = new Map();
+
 /** Extra field records of one header, parsed strictly (they must fill the field exactly). */
-function parseExtra(extra: Uint8Array, where: string): Map<number, Uint8Array> {
+function parseExtra(extra: Uint8Array, where: string): ReadonlyMap<number, Uint8Array> {
+  if (extra.length === 0) return NO_EXTRA;
   const fields = new Map<number, Uint8Array>();
   const view = new Fields(extra, where);
   let offset = 0;
@@ -755,7 +760,7 @@ async function readCentralDirectory(
     }
     if (diskStart !== 0) throw structure(where, "multi-disk archives are not supported");
 
-    const problem = zipNameProblem(name, limits);
+    const problem = zipNameProblem(name, limits, nameBytes.length);
     if (problem !== null) throw new TaskPackReadError("zip-name", where, problem);
     checkUnicodePath(extras.get(EXTRA_UNICODE_PATH), name, where);
 
