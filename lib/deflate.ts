@@ -41,7 +41,8 @@ export interface Deflater {
   /**
    * Deflates bytes held in memory.
    *
-   * @param bytes The bytes (not empty).
+   * @param bytes The bytes (not empty). Read them only: do not change or transfer them (they
+   * may share their buffer with other entries).
    * @returns A complete raw DEFLATE stream.
    */
   deflate(bytes: Uint8Array): Promise<Uint8Array>;

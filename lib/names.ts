@@ -116,9 +116,8 @@ export function luggageSetProblem(
     if (folders.has(key)) {
       return { name, problem: `the name is also a folder of "${folders.get(key)}"` };
     }
-    const segments = key.split("/");
-    for (let i = 1; i < segments.length; i++) {
-      const folder = segments.slice(0, i).join("/");
+    for (let at = key.indexOf("/"); at !== -1; at = key.indexOf("/", at + 1)) {
+      const folder = key.slice(0, at);
       const file = files.get(folder);
       if (file !== undefined) return { name, problem: `"${file}" is a file, not a folder` };
       if (!folders.has(folder)) folders.set(folder, name);

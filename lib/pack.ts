@@ -47,6 +47,8 @@ export type { Deflater, Inflater } from "./deflate.ts";
 
 /** Luggage up to this size is held in memory and deflated whole; larger luggage streams. */
 const SMALL_LUGGAGE = 64 * 1024;
+/** Small luggage is copied into slabs of this size (see {@linkcode SlabCopier}). */
+const SLAB_BYTES = 256 * 1024;
 
 /** Options for {@linkcode buildPackObject}. */
 export interface BuildPackOptions {
@@ -236,9 +238,10 @@ export async function preparePack(
 
   const files: PreparedLuggage[] = [];
   const progress = progressCounter(options.onProgress, luggage);
+  const copies = new SlabCopier();
   for (const file of luggage) {
     const scanner = options.scanner?.(file.size) ?? new TextScanner();
-    const ready = await prepareLuggage(file, digests, scanner, progress.bytes);
+    const ready = await prepareLuggage(file, digests, scanner, progress.bytes, copies);
     progress.file();
     if (options.deflater && ready.bytes && ready.size > 0) {
       const deflated = options.deflater.deflate(ready.bytes);
@@ -474,10 +477,11 @@ async function prepareLuggage(
   digests: Digests,
   scanner: LuggageScanner,
   onBytes: (count: number) => void,
+  copies: SlabCopier,
 ): Promise<PreparedLuggage> {
   const where = LUGGAGE_PREFIX + file.name;
   if (file.read && file.size <= SMALL_LUGGAGE) {
-    return checked(file, await file.read(), digests, scanner, onBytes);
+    return checked(file, await file.read(), digests, scanner, onBytes, copies);
   }
   const hasher = digests.sha256();
   const sample: Uint8Array[] = [];
@@ -528,6 +532,7 @@ async function checked(
   digests: Digests,
   scanner: LuggageScanner,
   onBytes: (count: number) => void,
+  copies: SlabCopier,
 ): Promise<PreparedLuggage> {
   const where = LUGGAGE_PREFIX + file.name;
   if (read.length !== file.size) {
@@ -536,7 +541,7 @@ async function checked(
     );
   }
   // A copy of our own: the source's array could be changed after this check.
-  const bytes = read.slice();
+  const bytes = copies.copy(read);
   const hasher = digests.sha256();
   hasher.update(bytes);
   if (scanner.scanWhole) {
@@ -556,6 +561,28 @@ async function checked(
     bytes,
     open: () => file.open(),
   };
+}
+
+/**
+ * Copies small byte arrays into shared slabs: thousands of small files then cost a few dozen
+ * buffers rather than one each (each buffer costs its allocation, the collector's attention,
+ * and the runtime's teardown). A slab lives as long as any copy in it, as the files do.
+ */
+class SlabCopier {
+  #slab = new Uint8Array(0);
+  #used = 0;
+
+  copy(bytes: Uint8Array): Uint8Array {
+    if (bytes.length > SLAB_BYTES / 16) return bytes.slice();
+    if (this.#used + bytes.length > this.#slab.length) {
+      this.#slab = new Uint8Array(SLAB_BYTES);
+      this.#used = 0;
+    }
+    const copy = this.#slab.subarray(this.#used, this.#used + bytes.length);
+    copy.set(bytes);
+    this.#used += bytes.length;
+    return copy;
+  }
 }
 
 /** Throws the refusal for what the scanner found in a luggage file, if anything. */
