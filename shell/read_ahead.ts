@@ -36,11 +36,19 @@ export interface ReadAhead {
   close(): void;
 }
 
+/** Options for {@linkcode readAhead}. */
+export interface ReadAheadOptions {
+  /** The size each file had when it was listed: such files are read with fewer calls. */
+  sizes?: readonly number[];
+  /** The worker module (default: `read_ahead_worker.ts`; tests pass one that fails). */
+  worker?: URL;
+}
+
 /**
  * Starts reading `paths` ahead, or returns null where the runtime has no `Worker` (Node).
  *
  * @param paths The files, in the order they will be taken.
- * @param worker The worker module (default: `read_ahead_worker.ts`; tests pass one that fails).
+ * @param options Their sizes, if known, and the worker module.
  * @returns The reader, or null.
  *
  * @example Usage
@@ -61,9 +69,13 @@ export interface ReadAhead {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export function readAhead(paths: readonly string[], worker?: URL): ReadAhead | null {
+export function readAhead(
+  paths: readonly string[],
+  options: ReadAheadOptions = {},
+): ReadAhead | null {
   if (typeof (globalThis as { Worker?: unknown }).Worker !== "function") return null;
-  const reader = new Worker((worker ?? workerUrl("read_ahead_worker", import.meta.url)).href, {
+  const url = options.worker ?? workerUrl("read_ahead_worker", import.meta.url);
+  const reader = new Worker(url.href, {
     type: "module",
   });
   const batches: Batch[] = [];
@@ -89,7 +101,11 @@ export function readAhead(paths: readonly string[], worker?: URL): ReadAhead | n
     reader.terminate();
     wake();
   };
-  reader.postMessage({ paths: [...paths], ahead: AHEAD });
+  reader.postMessage({
+    paths: [...paths],
+    ...(options.sizes ? { sizes: [...options.sizes] } : {}),
+    ahead: AHEAD,
+  });
 
   const from = (batch: Batch, index: number): Uint8Array => {
     const at = index - batch.start;

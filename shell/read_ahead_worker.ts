@@ -5,14 +5,14 @@
  *
  * @module
  */
-import { readWholeSync } from "./files.ts";
+import { readIntoSync, readWholeSync } from "./files.ts";
 import { joinPieces } from "./pieces.ts";
 
 /** Files per batch, and bytes: a batch is sent when either is reached. */
 const BATCH_FILES = 256;
 const BATCH_BYTES = 1 << 20;
 
-type Message = { paths: string[]; ahead: number } | { more: number };
+type Message = { paths: string[]; sizes?: number[]; ahead: number } | { more: number };
 
 const scope = globalThis as unknown as {
   onmessage: ((event: MessageEvent<Message>) => void) | null;
@@ -21,8 +21,29 @@ const scope = globalThis as unknown as {
 };
 
 let paths: string[] = [];
+let sizes: number[] | undefined;
 let next = 0;
 let credit = 0;
+/** Where a batch's files of known size are read (each batch is copied out before the next). */
+let slab = new Uint8Array(0);
+let used = 0;
+
+/**
+ * A file's bytes: read into the slab when its size is known and it still has that size (the
+ * cheaper way), else whole.
+ */
+function read(path: string, size: number | undefined): Uint8Array {
+  if (size === undefined || size >= BATCH_BYTES) return readWholeSync(path);
+  if (used + size + 1 > slab.length) {
+    slab = new Uint8Array(Math.max(2 * BATCH_BYTES, size + 1));
+    used = 0;
+  }
+  const target = slab.subarray(used, used + size + 1);
+  const got = readIntoSync(path, target);
+  if (got > size) return readWholeSync(path); // it grew since it was listed
+  used += got;
+  return target.subarray(0, got);
+}
 
 /** Reads and sends batches while the caller has room for them. */
 function pump(): void {
@@ -35,7 +56,7 @@ function pump(): void {
     while (next < paths.length && next - start < BATCH_FILES && bytes < BATCH_BYTES) {
       const path = paths[next]!;
       try {
-        const piece = readWholeSync(path);
+        const piece = read(path, sizes?.[next]);
         pieces.push(piece);
         bytes += piece.length;
       } catch (error) {
@@ -46,6 +67,7 @@ function pump(): void {
       next++;
     }
     const { data, ends } = joinPieces(pieces);
+    used = 0; // copied out: the slab is free again
     credit--;
     scope.postMessage({ start, data, ends, failures }, [data.buffer, ends.buffer]);
   }
@@ -56,6 +78,7 @@ scope.onmessage = (event) => {
   const message = event.data;
   if ("paths" in message) {
     paths = message.paths;
+    sizes = message.sizes;
     credit = message.ahead;
   } else {
     credit += message.more;

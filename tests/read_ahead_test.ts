@@ -7,15 +7,25 @@ import { readAhead } from "../shell/read_ahead.ts";
 import { luggageFromPaths, readSmallFilesAhead } from "../shell/files.ts";
 import { inTempDir } from "./_helpers.ts";
 
-Deno.test("files taken in order are the files' bytes, whatever their sizes", async () => {
+Deno.test("files taken in order are the files' bytes, whatever their sizes, and whatever size was expected", async () => {
   await fc.assert(
     fc.asyncProperty(
-      fc.array(fc.uint8Array({ maxLength: 70_000 }), { minLength: 1, maxLength: 60 }),
-      async (contents) => {
+      fc.array(
+        fc.record({
+          bytes: fc.uint8Array({ maxLength: 70_000 }),
+          // The size it had when listed: the same, or it has since grown or shrunk.
+          change: fc.oneof(fc.constant(0), fc.integer({ min: -3, max: 3 })),
+        }),
+        { minLength: 1, maxLength: 60 },
+      ),
+      fc.boolean(),
+      async (files, withSizes) => {
+        const contents = files.map((file) => file.bytes);
+        const sizes = files.map((file) => Math.max(0, file.bytes.length + file.change));
         await inTempDir(async (dir) => {
           const paths = contents.map((_, i) => `${dir}/${i}.bin`);
           contents.forEach((bytes, i) => Deno.writeFileSync(paths[i]!, bytes));
-          const ahead = readAhead(paths)!;
+          const ahead = readAhead(paths, withSizes ? { sizes } : {})!;
           try {
             for (let i = 0; i < paths.length; i++) {
               assert.deepEqual(await ahead.take(i), contents[i]);
@@ -26,7 +36,7 @@ Deno.test("files taken in order are the files' bytes, whatever their sizes", asy
         });
       },
     ),
-    { numRuns: 25 },
+    { numRuns: 40 },
   );
 });
 
@@ -51,16 +61,18 @@ Deno.test("a file that cannot be read fails with its code and path; one whose ba
     Deno.writeTextFileSync(paths[0]!, "a");
     Deno.writeTextFileSync(paths[2]!, "c");
     Deno.mkdirSync(paths[3]!);
-    const ahead = readAhead(paths)!;
-    try {
-      await assert.rejects(ahead.take(1), { code: "ENOENT", path: paths[1] });
-      assert.equal(new TextDecoder().decode((await ahead.take(2))!), "c");
-      await assert.rejects(ahead.take(3), { path: paths[3] });
-      // Still in the batch at hand: served.
-      assert.equal(new TextDecoder().decode((await ahead.take(0))!), "a");
-      await assert.rejects(ahead.take(4), RangeError);
-    } finally {
-      ahead.close();
+    for (const options of [{}, { sizes: [1, 1, 1, 0] }]) {
+      const ahead = readAhead(paths, options)!;
+      try {
+        await assert.rejects(ahead.take(1), { code: "ENOENT", path: paths[1] });
+        assert.equal(new TextDecoder().decode((await ahead.take(2))!), "c");
+        await assert.rejects(ahead.take(3), { path: paths[3] });
+        // Still in the batch at hand: served.
+        assert.equal(new TextDecoder().decode((await ahead.take(0))!), "a");
+        await assert.rejects(ahead.take(4), RangeError);
+      } finally {
+        ahead.close();
+      }
     }
     // A batch passed is dropped: a file in it is left to the caller.
     const many = Array.from({ length: 300 }, (_, i) => `${dir}/m${i}`);
@@ -78,10 +90,9 @@ Deno.test("a file that cannot be read fails with its code and path; one whose ba
 Deno.test("a worker that fails, or a closed reader, leaves every file to the caller", async () => {
   await inTempDir(async (dir) => {
     Deno.writeTextFileSync(`${dir}/a.txt`, "a");
-    const failing = readAhead(
-      [`${dir}/a.txt`],
-      new URL("./_failing_start_worker.ts", import.meta.url),
-    )!;
+    const failing = readAhead([`${dir}/a.txt`], {
+      worker: new URL("./_failing_start_worker.ts", import.meta.url),
+    })!;
     try {
       assert.equal(await failing.take(0), null);
     } finally {
