@@ -107,17 +107,17 @@ Deno.test("the CLI refuses a pack whose last of thousands of files carries a cre
       (_, i) => [`d${i % 9}/f${i}.txt`, encode(`ordinary line ${i}\n`)],
     );
     luggage.push(["z/.env", encode(`TOKEN=${token}\n`)]);
-    await Deno.writeFile(`${dir}/p.taskpack`, forgeBag(bagParts({ luggage }, await baseObject())));
+    /** Forges a bag of the luggage as it is now, and lands it into the same store and folder. */
+    const landIt = async (name: string) => {
+      const pack = `${dir}/${name}.taskpack`;
+      await Deno.writeFile(pack, forgeBag(bagParts({ luggage }, await baseObject())));
+      return await cli(
+        ["land", pack, "--store", `${dir}/home`, "--files-out", `${dir}/home/out`, "--json"],
+        { cwd: dir },
+      );
+    };
 
-    const landed = await cli([
-      "land",
-      `${dir}/p.taskpack`,
-      "--store",
-      `${dir}/home`,
-      "--files-out",
-      `${dir}/home/out`,
-      "--json",
-    ], { cwd: dir });
+    const landed = await landIt("p");
     assert.equal(landed.code, 2, landed.stderr);
     assert.match(landed.stderr, /credential/);
     assert.match(landed.stderr, /data\/files\/z\/\.env/);
@@ -128,16 +128,7 @@ Deno.test("the CLI refuses a pack whose last of thousands of files carries a cre
 
     // The same pack without the credential lands every file.
     luggage.pop();
-    await Deno.writeFile(`${dir}/q.taskpack`, forgeBag(bagParts({ luggage }, await baseObject())));
-    const good = await cli([
-      "land",
-      `${dir}/q.taskpack`,
-      "--store",
-      `${dir}/home`,
-      "--files-out",
-      `${dir}/home/out`,
-      "--json",
-    ], { cwd: dir });
+    const good = await landIt("q");
     assert.equal(good.code, 0, good.stderr);
     for (const [name, bytes] of [luggage[0]!, luggage.at(-1)!]) {
       assert.deepEqual(await Deno.readFile(`${dir}/home/out/${name}`), bytes, name);
