@@ -2,7 +2,8 @@
 /**
  * The core's hot paths, in memory, with native digests (what the shells pass): packing
  * (`preparePack` + `encodeBag` into a counting sink), reading (`decodePack` + `auditLuggage`)
- * and judging (`judge`), at 1 MiB, 100 MiB (random and log text) and 10,000 files of 1 KiB.
+ * and judging (`judge`), at 1 MiB, 100 MiB (random and log text) and 10,000 files of 1 KiB, and
+ * checking 10,000 luggage names as a set.
  * The data are the workloads of `tools/bench_workloads.ts`, generated in memory. Reading and
  * judging the 10,000 files also run as the CLI does them, with the shell's one-shot inflater
  * for small entries (`nativeInflater`) instead of a `DecompressionStream` per entry.
@@ -15,6 +16,7 @@ import { buildPackObject, encodeBag, preparePack } from "../lib/pack.ts";
 import { auditLuggage, decodePack } from "../lib/read.ts";
 import { judge } from "../lib/conformance.ts";
 import { type Luggage, luggageFromBytes } from "../lib/source.ts";
+import { luggageSetProblem } from "../lib/names.ts";
 import { nativeDigests } from "../shell/node_digests.ts";
 import { nativeInflater } from "../shell/deflate_pool.ts";
 import { logBytes, randomBytes, treeFiles } from "../tools/bench_workloads.ts";
@@ -105,4 +107,19 @@ for (const [name, make] of Object.entries(workloads)) {
       },
     });
   }
+}
+
+// The names of 10,000 files checked as a set (when packing and when reading): plain ASCII names
+// take the quick path, names with other characters the rules one by one.
+for (const [label, accent] of [["plain", ""], ["accented", "\u00e9"]] as const) {
+  const names = treeFiles(0xc).map(([name]) => `c-tree${accent}/${name}`);
+  Deno.bench({
+    name: `luggageSetProblem 10,000 ${label} names`,
+    group: "names",
+    n: 20,
+    warmup: 2,
+    fn() {
+      if (luggageSetProblem(names) !== null) throw new Error("a name was refused");
+    },
+  });
 }
