@@ -17,7 +17,15 @@ import type { OnChecked, ReadLuggage } from "../lib/read.ts";
 import { progressCounter } from "../lib/_progress.ts";
 import { readAllBytes } from "../lib/_bytes.ts";
 import { makeFolder, writeNewFile } from "../shell/files.ts";
-import { createFile, lstat, makeTempFolder, mkdir, rename, rm } from "../shell/host_fs.ts";
+import {
+  createFile,
+  lstat,
+  makeTempFolder,
+  mkdir,
+  removeEmptyFolder,
+  rename,
+  rm,
+} from "../shell/host_fs.ts";
 import { progressLine } from "../shell/progress.ts";
 import { batchWriter } from "../shell/batch_writer.ts";
 import { UsageError } from "./io.ts";
@@ -72,7 +80,10 @@ export async function luggageOut(
   } catch (error) {
     if ((error as { code?: string }).code !== "ENOENT") throw error;
   }
-  await mkdir(dirname(target), { recursive: true });
+  // The folders made for it are private, as the store makes its own (by default the luggage
+  // goes inside the store), and removed again if it fails (a refused pack leaves nothing).
+  const madeAbove = await missingFolders(dirname(target));
+  await mkdir(dirname(target), { recursive: true, mode: 0o700 });
   const staging = await makeTempFolder(join(dirname(target), `.${basename(target)}.landing-`));
   const made = new Set<string>([staging]);
   /** The folder of a file in the staging folder, made on first use. */
@@ -169,6 +180,10 @@ export async function luggageOut(
       await writer?.settle();
       writer?.close();
       await rm(staging, { recursive: true, force: true });
+      for (const folder of madeAbove) {
+        // Only while empty: something else may have been put there since.
+        await removeEmptyFolder(folder).catch(() => {});
+      }
     },
   };
   if (!writer) return out;
@@ -181,6 +196,21 @@ export async function luggageOut(
       return early.write(destination(file), bytes);
     },
   };
+}
+
+/** The folders `mkdir -p` would create for `folder`, deepest first. */
+async function missingFolders(folder: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (let at = folder; dirname(at) !== at; at = dirname(at)) {
+    try {
+      await lstat(at);
+      break;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "ENOENT") throw error;
+      missing.push(at);
+    }
+  }
+  return missing;
 }
 
 /**

@@ -230,6 +230,28 @@ export async function rm(
 }
 
 /**
+ * Removes a folder only if it is empty (`rmdir`): a folder that holds anything is left, with an
+ * error.
+ *
+ * @param path The folder.
+ * @example Usage
+ * ```ts
+ * import { removeEmptyFolder } from "./host_fs.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.txt`, "a");
+ * await assert.rejects(removeEmptyFolder(dir));
+ * await Deno.remove(`${dir}/a.txt`);
+ * await removeEmptyFolder(dir);
+ * await assert.rejects(Deno.stat(dir), Deno.errors.NotFound);
+ * ```
+ */
+export function removeEmptyFolder(path: string): Promise<void> {
+  if (deno) return attempt(path, () => deno.remove(path));
+  return nodeFs!.rmdir(path);
+}
+
+/**
  * Removes a file.
  *
  * @param path The file.

@@ -78,9 +78,9 @@ Deno.test("files staged as they pass their checks appear only when the landing f
   });
 });
 
-Deno.test("aborting after files were staged removes them all", async () => {
+Deno.test("aborting after files were staged removes them all, and the folders made for them", async () => {
   await inTempDir(async (dir) => {
-    const out = await luggageOut(`${dir}/out`, { early: true });
+    const out = await luggageOut(`${dir}/new/store/out`, { early: true });
     for (let i = 0; i < 1500; i++) {
       const file = named(`d${i % 7}/f${i}.txt`, `file ${i}\n`);
       await out.onChecked!(file, await file.read!());
@@ -121,15 +121,19 @@ Deno.test("the CLI refuses a pack whose last of thousands of files carries a cre
     assert.equal(landed.code, 2, landed.stderr);
     assert.match(landed.stderr, /credential/);
     assert.match(landed.stderr, /data\/files\/z\/\.env/);
-    // No luggage, no staging folder, no passport: the store holds nothing it did not hold.
-    const left = [...Deno.readDirSync(`${dir}/home`)].map((entry) => entry.name);
-    assert.deepEqual(left.filter((name) => !name.startsWith(".")), []);
-    assert.deepEqual(left.filter((name) => name.includes("landing")), []);
+    // No luggage, no staging folder, no passport, not even the store's folder, made for it.
+    assert.deepEqual([...Deno.readDirSync(dir)].map((entry) => entry.name).sort(), [
+      "p.taskpack",
+    ]);
 
     // The same pack without the credential lands every file.
     luggage.pop();
     const good = await landIt("q");
     assert.equal(good.code, 0, good.stderr);
+    // The store's folder, made by the landing, is as private as the store makes it.
+    if (Deno.build.os !== "windows") {
+      assert.equal((await Deno.stat(`${dir}/home`)).mode! & 0o777, 0o700);
+    }
     for (const [name, bytes] of [luggage[0]!, luggage.at(-1)!]) {
       assert.deepEqual(await Deno.readFile(`${dir}/home/out/${name}`), bytes, name);
     }
