@@ -12,9 +12,9 @@ import { encodeBagInto, encodeFlat, type PreparedPack, preparePack } from "../li
 import type { Progress, ReadLimits } from "../lib/read.ts";
 import { progressLine } from "../shell/progress.ts";
 import { openFileSource, writeFileAtomic } from "../shell/files.ts";
-import type { Deflater } from "../lib/deflate.ts";
+import { type Deflater, SMALL_DEFLATE } from "../lib/deflate.ts";
 import type { Digests } from "../lib/digests.ts";
-import { deflaterFor, digestsForPack, inflaterFor } from "./codecs.ts";
+import { type ClosableDeflater, deflaterFor, digestsForPack, inflaterFor } from "./codecs.ts";
 import { scanPool } from "../shell/scan_pool.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 
@@ -83,7 +83,7 @@ export async function runConvert(
   targetEncoding(output);
   const source = await openFileSource(input);
   const digests = await digestsForPack(source);
-  const deflater = await deflaterFor(source.size);
+  let deflater: ClosableDeflater | null = null;
   const scans = scanPool();
   const checking = progressLine("checking", !options.json);
   const packing = progressLine("packing", !options.json);
@@ -98,6 +98,9 @@ export async function runConvert(
     });
     checking.done();
     const bag = targetEncoding(output) === "bag";
+    // Thousands of small files are deflated on another core, in batches (the same bytes).
+    const smallFiles = landed.luggage.filter((file) => file.size <= SMALL_DEFLATE).length;
+    deflater = await deflaterFor(source.size, smallFiles);
     const pack = await preparePack(landed.object, landed.luggage, {
       digests,
       onProgress: packing.update,
@@ -141,7 +144,7 @@ export async function runConvert(
     checking.done();
     packing.done();
     writing.done();
-    deflater.close();
+    deflater?.close();
     scans.close();
     await source.close();
   }

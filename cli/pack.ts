@@ -132,18 +132,19 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
   for (const warning of packWarnings(home, luggage.map((f) => f.name), object.asks)) {
     io.err(`warning: ${warning}\n`);
   }
-  // Small files are deflated as they are read; large ones on the other cores (same bytes).
+  // Thousands of small files are read ahead and deflated on another core, in the order they
+  // are packed. Other small files are deflated as they are read; large ones on the other cores
+  // (the same bytes, whichever way).
+  const bag = targetEncoding(out) === "bag";
+  const ahead = readSmallFilesAhead(luggage, MANY_SMALL_FILES, { deflate: bag });
   const luggageBytes = luggage.reduce((sum, file) => sum + file.size, 0);
   const digests = await digestsFor(luggageBytes);
-  const smallFiles = luggage.filter((file) => file.size <= SMALL_DEFLATE).length;
+  const smallFiles = ahead.reading ? 0 : luggage.filter((f) => f.size <= SMALL_DEFLATE).length;
   const deflater = await deflaterFor(luggageBytes, smallFiles);
   const scans = scanPool();
-  // Thousands of small files are read ahead on another core, in the order they are packed.
-  const ahead = readSmallFilesAhead(luggage, MANY_SMALL_FILES);
   const packing = progressLine("packing", !flags.json);
   const writing = progressLine("writing", !flags.json);
   try {
-    const bag = targetEncoding(out) === "bag";
     // Refusals happen here, before anything is written or recorded.
     const prepared = await preparePack(object, luggage, {
       digests,

@@ -180,6 +180,7 @@ export interface PrepareOptions {
    * A deflater to start on the small luggage files while the rest is read (so that another
    * core compresses while this one hashes and scans). Pass the same one to
    * {@linkcode encodeBag}, which then uses what it made. Default: none (`encodeBag` deflates).
+   * A file whose source deflated it already ({@linkcode Luggage.deflated}) is not deflated again.
    */
   deflater?: Deflater;
   /** Told how far hashing and scanning the luggage has come (see {@linkcode Progress}). */
@@ -244,7 +245,9 @@ export async function preparePack(
     const ready = await prepareLuggage(file, digests, scanner, progress.bytes, copies);
     progress.file();
     if (options.deflater && ready.bytes && ready.size > 0) {
-      const deflated = options.deflater.deflate(ready.bytes);
+      // What the source deflated as it read (on another core) saves the deflater the work.
+      const made = file.read && file.deflated ? await file.deflated() : null;
+      const deflated = made ? Promise.resolve(made) : options.deflater.deflate(ready.bytes);
       deflated.catch(() => {}); // awaited by encodeBag, if the pack gets that far
       early.set(ready, { deflater: options.deflater, deflated });
     }

@@ -91,6 +91,13 @@ export interface Luggage {
    * of small files cost far less without a stream each.
    */
   read?(): Promise<Uint8Array>;
+  /**
+   * The raw DEFLATE of the bytes {@linkcode Luggage.read} last gave, when the source made it
+   * already (a shell that compresses small files on another core as it reads them), else null.
+   * Packing uses it instead of deflating those bytes itself, so it must be exactly what the
+   * pack's deflater would make of them: the pack stays the same, byte for byte.
+   */
+  deflated?(): Promise<Uint8Array | null>;
 }
 
 /**

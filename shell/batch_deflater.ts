@@ -3,7 +3,8 @@
  * A {@linkcode Deflater} for packs of many small files: small entries are gathered into batches
  * and deflated on another core by the core's own encoder, while the calling thread goes on
  * reading, hashing and scanning the next files. Everything else (larger entries, streams) goes
- * to the deflater it wraps.
+ * to the deflater it wraps. `convert` uses it; `pack` has the files it reads from disk deflated
+ * by the worker that reads them (`read_ahead.ts`) instead.
  *
  * The bytes are the same as deflating on the calling thread: entries up to
  * {@linkcode SMALL_DEFLATE} bytes are deflated by that same encoder wherever it runs. Where there

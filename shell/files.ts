@@ -400,7 +400,7 @@ function walkPaths(
       out.push({ name, size, open });
       continue;
     }
-    const small: SmallFile = { absolute, ahead: null };
+    const small: SmallFile = { absolute, ahead: null, deflated: null };
     const luggage: Luggage = {
       name,
       size,
@@ -408,7 +408,15 @@ function walkPaths(
       async read() {
         const take = small.ahead;
         small.ahead = null;
-        return (take ? await take() : null) ?? readWholeSync(absolute);
+        const taken = take ? await take() : null;
+        if (taken) return taken;
+        small.deflated = null; // read here: nothing deflated goes with these bytes
+        return readWholeSync(absolute);
+      },
+      deflated() {
+        const deflated = small.deflated;
+        small.deflated = null;
+        return Promise.resolve(deflated);
       },
     };
     smallFiles.set(luggage, small);
@@ -422,6 +430,8 @@ interface SmallFile {
   absolute: string;
   /** Takes the bytes a worker read ahead (once; null: read them here). */
   ahead: (() => Promise<Uint8Array | null>) | null;
+  /** What the worker made of the bytes it read, deflated, if it was asked to. */
+  deflated: Uint8Array | null;
 }
 
 const smallFiles = new WeakMap<Luggage, SmallFile>();
@@ -433,20 +443,32 @@ const smallFiles = new WeakMap<Luggage, SmallFile>();
  *
  * @param luggage The luggage, in the order it will be read.
  * @param from How many small files make it worth a worker.
- * @returns A handle that stops the worker.
+ * @param options `deflate`: the worker deflates the small files too, with the core's encoder
+ * (each file's `deflated()` then gives what it made).
+ * @returns A handle that stops the worker, and whether a worker reads (and deflates).
  */
 export function readSmallFilesAhead(
   luggage: readonly Luggage[],
   from: number,
-): { close(): void } {
+  options: { deflate?: boolean } = {},
+): { close(): void; reading: boolean } {
   const listed = luggage.filter((file) => smallFiles.has(file));
   const small = listed.map((file) => smallFiles.get(file)!);
   const ahead = small.length >= from
-    ? readAhead(small.map((file) => file.absolute), { sizes: listed.map((file) => file.size) })
+    ? readAhead(small.map((file) => file.absolute), {
+      sizes: listed.map((file) => file.size),
+      deflate: options.deflate === true,
+    })
     : null;
-  if (!ahead) return { close() {} };
-  small.forEach((file, index) => file.ahead = () => ahead.take(index));
-  return { close: () => ahead.close() };
+  if (!ahead) return { close() {}, reading: false };
+  small.forEach((file, index) =>
+    file.ahead = async () => {
+      const bytes = await ahead.take(index);
+      file.deflated = bytes ? ahead.deflatedAt(index) : null;
+      return bytes;
+    }
+  );
+  return { close: () => ahead.close(), reading: true };
 }
 
 /**

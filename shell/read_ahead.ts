@@ -2,8 +2,10 @@
 /**
  * Reading thousands of small files on another core: a worker reads them whole, in the order
  * they will be asked for, a few batches ahead, while the calling thread hashes, scans and
- * packs the ones before. Reading a small file takes four system calls, about 20 µs on the
- * calling thread; taking it from a batch costs almost nothing.
+ * packs the ones before. Reading a small file takes several system calls, about 20 µs on the
+ * calling thread; taking it from a batch costs almost nothing. Asked to, the worker also
+ * deflates each small file with the core's encoder (the bytes the pack's deflater would make),
+ * so that packing needs no second worker and no second trip for them.
  *
  * Where a file could not be read, taking it fails with the same error (its `code` and `path`)
  * as reading it here would. Where the worker fails, the caller reads the files itself.
@@ -20,6 +22,8 @@ const AHEAD = 8;
 
 interface Batch extends Pieces {
   start: number;
+  /** The files deflated, when asked for: an empty piece where a file was not. */
+  deflated: Pieces | null;
   failures: { index: number; message: string; code?: string; path: string }[];
 }
 
@@ -32,6 +36,14 @@ export interface ReadAhead {
    * @returns Its bytes, or null when the worker failed: read it yourself.
    */
   take(index: number): Promise<Uint8Array | null>;
+  /**
+   * File `index` deflated by the core's encoder, when it was asked for and the file is small
+   * (up to 16 KiB, not empty); else null. Ask right after `take(index)` gave its bytes.
+   *
+   * @param index Its place in the list.
+   * @returns The raw DEFLATE of its bytes, or null.
+   */
+  deflatedAt(index: number): Uint8Array | null;
   /** Stops the worker (it also stops by itself once every file is read). */
   close(): void;
 }
@@ -40,6 +52,8 @@ export interface ReadAhead {
 export interface ReadAheadOptions {
   /** The size each file had when it was listed: such files are read with fewer calls. */
   sizes?: readonly number[];
+  /** Deflate the small files too (with the core's encoder, as the pack's deflater would). */
+  deflate?: boolean;
   /** The worker module (default: `read_ahead_worker.ts`; tests pass one that fails). */
   worker?: URL;
 }
@@ -104,6 +118,7 @@ export function readAhead(
   reader.postMessage({
     paths: [...paths],
     ...(options.sizes ? { sizes: [...options.sizes] } : {}),
+    deflate: options.deflate === true,
     ahead: AHEAD,
   });
 
@@ -137,6 +152,14 @@ export function readAhead(
         await new Promise<void>((resolve) => waiting.push(resolve));
       }
       return null;
+    },
+    deflatedAt(index) {
+      const batch = batches[0];
+      if (!batch?.deflated || index < batch.start || index >= batch.start + batch.ends.length) {
+        return null;
+      }
+      const piece = pieceAt(batch.deflated, index - batch.start);
+      return piece.length > 0 ? piece : null;
     },
     close() {
       closed = true;

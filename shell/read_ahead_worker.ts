@@ -1,10 +1,13 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
- * The worker side of `read_ahead.ts`: reads small files whole, in the order given, and sends
- * them back in batches (one buffer each), a few batches ahead of what the caller has taken.
+ * The worker side of `read_ahead.ts`: reads small files whole, in the order given, deflates
+ * them when asked, and sends them back in batches (one buffer each, and one for the deflated
+ * ones), a few batches ahead of what the caller has taken.
  *
  * @module
  */
+import { deflateRawSmall } from "../lib/_deflate_raw.ts";
+import { SMALL_DEFLATE } from "../lib/deflate.ts";
 import { readIntoSync, readWholeSync } from "./files.ts";
 import { joinPieces } from "./pieces.ts";
 
@@ -12,7 +15,9 @@ import { joinPieces } from "./pieces.ts";
 const BATCH_FILES = 256;
 const BATCH_BYTES = 1 << 20;
 
-type Message = { paths: string[]; sizes?: number[]; ahead: number } | { more: number };
+type Message =
+  | { paths: string[]; sizes?: number[]; deflate?: boolean; ahead: number }
+  | { more: number };
 
 const scope = globalThis as unknown as {
   onmessage: ((event: MessageEvent<Message>) => void) | null;
@@ -22,6 +27,7 @@ const scope = globalThis as unknown as {
 
 let paths: string[] = [];
 let sizes: number[] | undefined;
+let deflate = false;
 let next = 0;
 let credit = 0;
 /** Where a batch's files of known size are read (each batch is copied out before the next). */
@@ -66,10 +72,21 @@ function pump(): void {
       }
       next++;
     }
+    // Deflated by the core's encoder for small files (what the pack's deflater makes of them);
+    // an empty piece where there is none (deflating never gives nothing).
+    const deflated = deflate
+      ? joinPieces(
+        pieces.map((p) =>
+          p.length > 0 && p.length <= SMALL_DEFLATE ? deflateRawSmall(p) : p.subarray(0, 0)
+        ),
+      )
+      : null;
     const { data, ends } = joinPieces(pieces);
     used = 0; // copied out: the slab is free again
     credit--;
-    scope.postMessage({ start, data, ends, failures }, [data.buffer, ends.buffer]);
+    const transfer = [data.buffer, ends.buffer];
+    if (deflated) transfer.push(deflated.data.buffer, deflated.ends.buffer);
+    scope.postMessage({ start, data, ends, failures, deflated }, transfer);
   }
   if (next >= paths.length) scope.close();
 }
@@ -79,6 +96,7 @@ scope.onmessage = (event) => {
   if ("paths" in message) {
     paths = message.paths;
     sizes = message.sizes;
+    deflate = message.deflate === true;
     credit = message.ahead;
   } else {
     credit += message.more;

@@ -77,7 +77,7 @@ Deno.test("closing fails what is still waiting, refuses more, and closes the def
   assert.equal(innerClosed, true);
 });
 
-Deno.test("the CLI packs a folder of many small files through the batches: same entries, same deflated bytes", async () => {
+Deno.test("the CLI packs, and converts, many small files deflated on another core: same entries, same deflated bytes", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const tree = `${dir}/tree`;
@@ -120,28 +120,22 @@ Deno.test("the CLI packs a folder of many small files through the batches: same 
     assert.equal(packed.code, 0, packed.stderr);
     assert.equal(packed.json().luggage.length, count);
 
-    // Every deflated entry holds exactly what the core's encoder makes of the file.
-    const zip = await Deno.readFile(`${dir}/p.taskpack`);
-    const view = new DataView(zip.buffer);
-    let checked = 0;
-    for (let at = 0; view.getUint32(at, true) === 0x04034b50;) {
-      const method = view.getUint16(at + 8, true);
-      const compressed = view.getUint32(at + 18, true);
-      const nameLength = view.getUint16(at + 26, true);
-      const extra = view.getUint16(at + 28, true);
-      const name = new TextDecoder().decode(zip.subarray(at + 30, at + 30 + nameLength));
-      const data = zip.subarray(
-        at + 30 + nameLength + extra,
-        at + 30 + nameLength + extra + compressed,
+    // Every deflated entry holds exactly what the core's encoder makes of the file: packed
+    // (read ahead and deflated by one worker), and converted to the flat form and back (the
+    // batches of the batch deflater).
+    await checkDeflated(`${dir}/p.taskpack`, dir);
+    for (
+      const [from, to] of [["p.taskpack", "p.taskpack.json"], ["p.taskpack.json", "q.taskpack"]]
+    ) {
+      const converted = await cli(
+        ["convert", `${dir}/${from}`, "--out", `${dir}/${to}`, "--json"],
+        {
+          cwd: dir,
+        },
       );
-      if (name.startsWith("data/files/") && method === 8) {
-        const original = await Deno.readFile(`${dir}/${name.slice("data/files/".length)}`);
-        assert.deepEqual(data, deflateRawSmall(original), name);
-        checked++;
-      }
-      at += 30 + nameLength + extra + compressed;
+      assert.equal(converted.code, 0, converted.stderr);
     }
-    assert.ok(checked > MANY_SMALL_FILES / 2, `only ${checked} entries were deflated`);
+    await checkDeflated(`${dir}/q.taskpack`, dir);
 
     const landed = await cli(
       [
@@ -167,3 +161,28 @@ Deno.test("the CLI packs a folder of many small files through the batches: same 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** Checks that every deflated luggage entry of a pack is the core encoder's output for its file. */
+async function checkDeflated(pack: string, dir: string): Promise<void> {
+  const zip = await Deno.readFile(pack);
+  const view = new DataView(zip.buffer);
+  let checked = 0;
+  for (let at = 0; view.getUint32(at, true) === 0x04034b50;) {
+    const method = view.getUint16(at + 8, true);
+    const compressed = view.getUint32(at + 18, true);
+    const nameLength = view.getUint16(at + 26, true);
+    const extra = view.getUint16(at + 28, true);
+    const name = new TextDecoder().decode(zip.subarray(at + 30, at + 30 + nameLength));
+    const data = zip.subarray(
+      at + 30 + nameLength + extra,
+      at + 30 + nameLength + extra + compressed,
+    );
+    if (name.startsWith("data/files/") && method === 8) {
+      const original = await Deno.readFile(`${dir}/${name.slice("data/files/".length)}`);
+      assert.deepEqual(data, deflateRawSmall(original), name);
+      checked++;
+    }
+    at += 30 + nameLength + extra + compressed;
+  }
+  assert.ok(checked > MANY_SMALL_FILES / 2, `only ${checked} entries were deflated`);
+}

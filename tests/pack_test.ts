@@ -15,6 +15,8 @@ import {
   RefusalError,
 } from "../mod.ts";
 import { nativeDigests } from "../shell/node_digests.ts";
+import { deflateRawSmall } from "../lib/_deflate_raw.ts";
+import { platformDeflater } from "../lib/deflate.ts";
 import { packBoth, SAMPLE_OPTIONS, sampleState, streamBytes } from "./_helpers.ts";
 
 function pack(change: (p: PackObject) => void = () => {}): PackObject {
@@ -299,3 +301,41 @@ Deno.test("a bag's small luggage read whole is checked as strictly as when strea
   await assert.rejects(bad.read!(), /CRC-32/);
   await assert.rejects(streamBytes(bad.open()), /CRC-32/);
 });
+
+Deno.test("what a source deflated as it read is written as the entry, in place of the deflater's", async () => {
+  const text = new TextEncoder().encode("release notes\n".repeat(100));
+  const plain = luggageFromBytes("notes.txt", text);
+  const source = (made: Uint8Array | null) => ({ ...plain, deflated: () => Promise.resolve(made) });
+  const deflater = { ...platformDeflater };
+
+  // Nothing from the source: the deflater's output is the entry.
+  const viaDeflater = await preparePack(pack(), [source(null)], { deflater });
+  const own = deflateRawSmall(text);
+  assert.ok(indexOf(await streamBytes(encodeBag(viaDeflater, { deflater })), own) >= 0);
+
+  // A valid DEFLATE stream of the same bytes that no deflater here makes (an empty stored block
+  // first): when the source gives it, it is the entry, and the pack is the same pack.
+  const rival = new Uint8Array(own.length + 5);
+  rival.set([0x00, 0x00, 0x00, 0xff, 0xff]);
+  rival.set(own, 5);
+  const viaSource = await preparePack(pack(), [source(rival)], { deflater });
+  const bag = await streamBytes(encodeBag(viaSource, { deflater }));
+  assert.ok(indexOf(bag, rival) >= 0, "the source's deflated bytes are the entry");
+  assert.equal(indexOf(bag, own), indexOf(bag, rival) + 5); // only inside the rival
+  assert.equal(viaSource.digest, viaDeflater.digest);
+  assert.equal((await judge(bag)).ok, true);
+
+  // Without a deflater at preparation (as for the flat form), nothing deflated is asked for.
+  let asked = false;
+  const flatSource = { ...plain, deflated: () => (asked = true, Promise.resolve(rival)) };
+  await preparePack(pack(), [flatSource]);
+  assert.equal(asked, false);
+});
+
+function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}

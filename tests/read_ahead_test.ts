@@ -4,10 +4,12 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { readAhead } from "../shell/read_ahead.ts";
+import { deflateRawSmall } from "../lib/_deflate_raw.ts";
+import { SMALL_DEFLATE } from "../lib/deflate.ts";
 import { luggageFromPaths, readSmallFilesAhead } from "../shell/files.ts";
 import { inTempDir } from "./_helpers.ts";
 
-Deno.test("files taken in order are the files' bytes, whatever their sizes, and whatever size was expected", async () => {
+Deno.test("files taken in order are the files' bytes (and deflated, when asked), whatever their sizes, and whatever size was expected", async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.array(
@@ -19,16 +21,21 @@ Deno.test("files taken in order are the files' bytes, whatever their sizes, and 
         { minLength: 1, maxLength: 60 },
       ),
       fc.boolean(),
-      async (files, withSizes) => {
+      fc.boolean(),
+      async (files, withSizes, deflate) => {
         const contents = files.map((file) => file.bytes);
         const sizes = files.map((file) => Math.max(0, file.bytes.length + file.change));
         await inTempDir(async (dir) => {
           const paths = contents.map((_, i) => `${dir}/${i}.bin`);
           contents.forEach((bytes, i) => Deno.writeFileSync(paths[i]!, bytes));
-          const ahead = readAhead(paths, withSizes ? { sizes } : {})!;
+          const ahead = readAhead(paths, { ...(withSizes ? { sizes } : {}), deflate })!;
           try {
             for (let i = 0; i < paths.length; i++) {
-              assert.deepEqual(await ahead.take(i), contents[i]);
+              const bytes = contents[i]!;
+              assert.deepEqual(await ahead.take(i), bytes);
+              // Deflated as the pack's deflater would, when asked and small (not empty).
+              const small = deflate && bytes.length > 0 && bytes.length <= SMALL_DEFLATE;
+              assert.deepEqual(ahead.deflatedAt(i), small ? deflateRawSmall(bytes) : null);
             }
           } finally {
             ahead.close();
