@@ -506,11 +506,7 @@ async function prepareLuggage(
       sampled += piece.length;
     }
   }
-  if (size !== file.size) {
-    throw new TypeError(
-      `Cannot pack: ${where} is ${size} bytes, not the ${file.size} declared (did it change?)`,
-    );
-  }
+  checkSize(size, file, where);
   refuse((await scanner.finish()).finding, where);
   const head = concatBytes(sample);
   const small = size <= SMALL_LUGGAGE;
@@ -538,11 +534,7 @@ async function checked(
   copies: SlabCopier,
 ): Promise<PreparedLuggage> {
   const where = LUGGAGE_PREFIX + file.name;
-  if (read.length !== file.size) {
-    throw new TypeError(
-      `Cannot pack: ${where} is ${read.length} bytes, not the ${file.size} declared (did it change?)`,
-    );
-  }
+  checkSize(read.length, file, where);
   // A copy of our own: the source's array could be changed after this check.
   const bytes = copies.copy(read);
   const hasher = digests.sha256();
@@ -585,6 +577,15 @@ class SlabCopier {
     copy.set(bytes);
     this.#used += bytes.length;
     return copy;
+  }
+}
+
+/** Throws when a luggage file held another size than it declared (it changed meanwhile). */
+function checkSize(size: number, file: Luggage, where: string): void {
+  if (size !== file.size) {
+    throw new TypeError(
+      `Cannot pack: ${where} is ${size} bytes, not the ${file.size} declared (did it change?)`,
+    );
   }
 }
 
