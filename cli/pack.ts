@@ -14,7 +14,7 @@ import { buildPackObject, preparePack } from "../lib/pack.ts";
 import { SMALL_DEFLATE } from "../lib/deflate.ts";
 import { assignAskIds, recordSentAsks } from "../lib/passport.ts";
 import { packWarnings } from "../lib/warnings.ts";
-import { checkFolderOf, luggageFromPaths, readSmallFilesAhead } from "../shell/files.ts";
+import { checkFolderOf, walkLuggage } from "../shell/files.ts";
 import { progressLine } from "../shell/progress.ts";
 import { scanPool } from "../shell/scan_pool.ts";
 import { deflaterFor, digestsFor, MANY_SMALL_FILES } from "./codecs.ts";
@@ -114,103 +114,107 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
     ...await jsonList<Partial<LandingCheck>>(flags.checks, "--checks"),
   ];
   const machine = machineName(flags.machine);
-  const luggage = await luggageFromPaths(
-    flags.file ?? [],
-    (path, reason) => io.err(`skipped ${path}: ${reason}\n`),
-  );
-
-  const object = buildPackObject(home, {
-    kind,
-    packedAt: now(),
-    machine,
-    actor: actorName(flags.actor),
-    harness: "taskpack-cli",
-    note: flags.note ?? "",
-    asks,
-    landingChecks,
-  });
-  for (const warning of packWarnings(home, luggage.map((f) => f.name), object.asks)) {
-    io.err(`warning: ${warning}\n`);
-  }
   // Thousands of small files are read ahead and deflated on another core, in the order they
-  // are packed. Other small files are deflated as they are read; large ones on the other cores
-  // (the same bytes, whichever way).
+  // are packed, starting while the walk goes on. Other small files are deflated as they are
+  // read; large ones on the other cores (the same bytes, whichever way).
   const bag = targetEncoding(out) === "bag";
-  const ahead = readSmallFilesAhead(luggage, MANY_SMALL_FILES, { deflate: bag });
-  const luggageBytes = luggage.reduce((sum, file) => sum + file.size, 0);
-  const digests = await digestsFor(luggageBytes);
-  const smallFiles = ahead.reading ? 0 : luggage.filter((f) => f.size <= SMALL_DEFLATE).length;
-  const deflater = await deflaterFor(luggageBytes, smallFiles);
-  const scans = scanPool();
-  const packing = progressLine("packing", !flags.json);
-  const writing = progressLine("writing", !flags.json);
+  const walked = walkLuggage(flags.file ?? [], {
+    onSkip: (path, reason) => io.err(`skipped ${path}: ${reason}\n`),
+    readAhead: { from: MANY_SMALL_FILES, deflate: bag },
+  });
   try {
-    // Refusals happen here, before anything is written or recorded.
-    const prepared = await preparePack(object, luggage, {
-      digests,
-      onProgress: packing.update,
-      scanner: scans.scanner,
-      ...(bag ? { deflater } : {}),
-    });
-    packing.done();
-
-    // The home remembers the questions it sent, so the answers have somewhere to go (§4.3).
-    const sent = object.asks.filter((ask) => fresh.some((f) => f.id === ask.id));
-    const recorded = recordSentAsks(home, sent, basename(out));
-    const saved = recorded === home
-      ? home
-      : await store.save({ ...recorded, updated_at: now() }, home.version);
-
-    const encoding = await writePack(prepared, out, {
-      deflater,
-      digests,
-      maxInline: flags.maxInline,
-      onProgress: writing.update,
-    });
-    writing.done();
-    const reply = {
-      ok: true,
-      pack: out,
-      encoding,
+    const luggage = walked.luggage;
+    const object = buildPackObject(home, {
       kind,
-      passport_id: saved.id,
-      state_version: saved.version,
-      digest: prepared.digest,
-      lineage: object.lineage,
-      ...(kind === "receipt" ? { answers: receiptTarget(object.lineage) } : {}),
-      asks: object.asks.length,
-      asks_recorded: sent.map((ask) => ask.id),
-      landing_checks: object.landing_checks.length,
-      luggage: prepared.luggage.map((file) => file.name),
-      sealed_facts: prepared.repairs.length,
-    };
-    if (flags.json) {
-      io.out(JSON.stringify(reply) + "\n");
-    } else {
-      io.out(
-        `wrote ${out} (${kind}, ${encoding}) from ${saved.id}; pack digest sha256:${prepared.digest}\n`,
-      );
-      if (kind === "receipt") {
-        io.out(
-          `  it answers ${reply.answers}: land it there with  taskpack land <file> --into ${reply.answers}\n`,
-        );
-      }
-      if (sent.length) {
-        io.out(`  recorded ${sent.length} ask(s) at home: ${sent.map((a) => a.id).join(", ")}\n`);
-      }
-      if (prepared.repairs.length) {
-        io.out(
-          `  sealed ${prepared.repairs.length} machine-scoped fact(s): they travel as "re-verify"\n`,
-        );
-      }
-      if (luggage.length) io.out(`  luggage: ${luggage.length} file(s)\n`);
+      packedAt: now(),
+      machine,
+      actor: actorName(flags.actor),
+      harness: "taskpack-cli",
+      note: flags.note ?? "",
+      asks,
+      landingChecks,
+    });
+    for (const warning of packWarnings(home, luggage.map((f) => f.name), object.asks)) {
+      io.err(`warning: ${warning}\n`);
     }
-    return EXIT.ok;
+    const luggageBytes = luggage.reduce((sum, file) => sum + file.size, 0);
+    const digests = await digestsFor(luggageBytes);
+    const smallFiles = walked.readingAhead
+      ? 0
+      : luggage.filter((f) => f.size <= SMALL_DEFLATE).length;
+    const deflater = await deflaterFor(luggageBytes, smallFiles);
+    const scans = scanPool();
+    const packing = progressLine("packing", !flags.json);
+    const writing = progressLine("writing", !flags.json);
+    try {
+      // Refusals happen here, before anything is written or recorded.
+      const prepared = await preparePack(object, luggage, {
+        digests,
+        onProgress: packing.update,
+        scanner: scans.scanner,
+        ...(bag ? { deflater } : {}),
+      });
+      packing.done();
+
+      // The home remembers the questions it sent, so the answers have somewhere to go (§4.3).
+      const sent = object.asks.filter((ask) => fresh.some((f) => f.id === ask.id));
+      const recorded = recordSentAsks(home, sent, basename(out));
+      const saved = recorded === home
+        ? home
+        : await store.save({ ...recorded, updated_at: now() }, home.version);
+
+      const encoding = await writePack(prepared, out, {
+        deflater,
+        digests,
+        maxInline: flags.maxInline,
+        onProgress: writing.update,
+      });
+      writing.done();
+      const reply = {
+        ok: true,
+        pack: out,
+        encoding,
+        kind,
+        passport_id: saved.id,
+        state_version: saved.version,
+        digest: prepared.digest,
+        lineage: object.lineage,
+        ...(kind === "receipt" ? { answers: receiptTarget(object.lineage) } : {}),
+        asks: object.asks.length,
+        asks_recorded: sent.map((ask) => ask.id),
+        landing_checks: object.landing_checks.length,
+        luggage: prepared.luggage.map((file) => file.name),
+        sealed_facts: prepared.repairs.length,
+      };
+      if (flags.json) {
+        io.out(JSON.stringify(reply) + "\n");
+      } else {
+        io.out(
+          `wrote ${out} (${kind}, ${encoding}) from ${saved.id}; pack digest sha256:${prepared.digest}\n`,
+        );
+        if (kind === "receipt") {
+          io.out(
+            `  it answers ${reply.answers}: land it there with  taskpack land <file> --into ${reply.answers}\n`,
+          );
+        }
+        if (sent.length) {
+          io.out(`  recorded ${sent.length} ask(s) at home: ${sent.map((a) => a.id).join(", ")}\n`);
+        }
+        if (prepared.repairs.length) {
+          io.out(
+            `  sealed ${prepared.repairs.length} machine-scoped fact(s): they travel as "re-verify"\n`,
+          );
+        }
+        if (luggage.length) io.out(`  luggage: ${luggage.length} file(s)\n`);
+      }
+      return EXIT.ok;
+    } finally {
+      packing.done();
+      writing.done();
+      deflater.close();
+      scans.close();
+    }
   } finally {
-    packing.done();
-    writing.done();
-    deflater.close();
-    scans.close();
-    ahead.close();
+    walked.close();
   }
 }

@@ -25,7 +25,7 @@
 import { type Digests, portableDigests } from "./digests.ts";
 import { DEFAULT_ZIP_LIMITS, zipNameClash, zipNameProblem } from "./zip_reader.ts";
 import { type Deflater, platformDeflater } from "./deflate.ts";
-import { readAllBytes } from "./_bytes.ts";
+import { readAllBytes, utf8 } from "./_bytes.ts";
 import { borrowChunks } from "./_chunks.ts";
 
 /** An entry whose bytes are in memory: the writer computes its CRC and picks stored or deflated. */
@@ -118,8 +118,6 @@ const METHOD_DEFLATED = 8;
 /** Output pieces smaller than this are gathered into one chunk of about {@linkcode GATHER}. */
 const SMALL = 16_384;
 const GATHER = 65_536;
-
-const encoder = new TextEncoder();
 
 /**
  * Writes a ZIP archive as a stream.
@@ -287,35 +285,51 @@ function dosDateTime(modified: Date): { date: number; time: number } {
 
 /**
  * Gathers small pieces of output into chunks of {@linkcode GATHER} bytes, copied as they come
- * (so a header may be built in a scratch buffer); large pieces pass through uncopied.
+ * (so a header may be built in a scratch buffer); large pieces pass through uncopied. Writing
+ * is synchronous: the chunks it makes wait in {@linkcode Output.take} (no generator per piece,
+ * which thousands of small entries would pay for twice each).
  */
 class Output {
   #buffer = new Uint8Array(GATHER);
   #filled = 0;
+  #ready: Uint8Array[] = [];
   /** Bytes written so far (gathered or not). */
   offset = 0;
 
-  /** Hands on `bytes`: a small piece is copied at once, so it may be reused afterwards. */
-  *write(bytes: Uint8Array): Generator<Uint8Array> {
+  /** Takes `bytes`: a small piece is copied at once, so it may be reused afterwards. */
+  write(bytes: Uint8Array): void {
     this.offset += bytes.length;
     if (bytes.length >= SMALL) {
-      yield* this.flush();
-      yield bytes;
+      this.flush();
+      this.#ready.push(bytes);
       return;
     }
-    if (this.#filled + bytes.length > GATHER) yield* this.flush();
+    if (this.#filled + bytes.length > GATHER) this.flush();
     this.#buffer.set(bytes, this.#filled);
     this.#filled += bytes.length;
   }
 
-  *flush(): Generator<Uint8Array> {
+  /** Makes what is gathered a chunk of its own. */
+  flush(): void {
     if (this.#filled === 0) return;
-    const out = this.#buffer.subarray(0, this.#filled);
+    this.#ready.push(this.#buffer.subarray(0, this.#filled));
     this.#buffer = new Uint8Array(GATHER);
     this.#filled = 0;
-    yield out;
+  }
+
+  /**
+   * The chunks made so far, in order, handed over: hand each on before writing more (a large
+   * piece is the caller's own buffer).
+   */
+  take(): readonly Uint8Array[] {
+    if (this.#ready.length === 0) return NOTHING;
+    const ready = this.#ready;
+    this.#ready = [];
+    return ready;
   }
 }
+
+const NOTHING: readonly Uint8Array[] = Object.freeze([]);
 
 function changed(name: string): TypeError {
   return new TypeError(
@@ -327,11 +341,12 @@ function checkName(name: unknown): Uint8Array {
   if (typeof name !== "string") {
     throw new TypeError("Cannot write zip: an entry name must be a string");
   }
-  const problem = zipNameProblem(name, DEFAULT_ZIP_LIMITS);
+  const bytes = utf8(name);
+  const problem = zipNameProblem(name, DEFAULT_ZIP_LIMITS, bytes.length);
   if (problem !== null) {
     throw new TypeError(`Cannot write zip: ${JSON.stringify(name)}: ${problem}`);
   }
-  return encoder.encode(name);
+  return bytes;
 }
 
 /** The largest a deflated stream of `size` bytes can be: zlib's bound plus our flushes, padded. */
@@ -408,8 +423,9 @@ async function* produce(
         zip64Sizes: settings.forceZip64 || bytes.length >= U32_MAX || data.length >= U32_MAX,
         offset,
       };
-      yield* out.write(localHeader(item, settings));
-      yield* out.write(data);
+      out.write(localHeader(item, settings));
+      out.write(data);
+      for (const chunk of out.take()) yield chunk;
       written.push(item);
       settings.onProgress?.(index, bytes.length, true);
       continue;
@@ -442,7 +458,8 @@ async function* produce(
       zip64Sizes: settings.forceZip64 || (compress ? deflateBound(size) : size) >= U32_MAX,
       offset,
     };
-    yield* out.write(localHeader(item, settings));
+    out.write(localHeader(item, settings));
+    for (const chunk of out.take()) yield chunk;
 
     // Count and CRC the content as it passes, refusing the moment it outgrows its declaration.
     let seen = 0;
@@ -454,7 +471,8 @@ async function* produce(
         if (seen > size) throw changed(name);
         crc = settings.digests.crc32(chunk, crc);
         settings.onProgress?.(index, chunk.length, false);
-        yield* out.write(chunk);
+        out.write(chunk);
+        for (const ready of out.take()) yield ready;
       }
       if (seen !== size || crc !== declaredCrc) throw changed(name);
       written.push(item);
@@ -483,7 +501,8 @@ async function* produce(
         const result = await reader.read();
         if (result.done) break;
         emitted += result.value.length;
-        yield* out.write(result.value);
+        out.write(result.value);
+        for (const chunk of out.take()) yield chunk;
       }
       done = true;
     } finally {
@@ -497,7 +516,8 @@ async function* produce(
         );
       }
       item.compressedSize = emitted;
-      yield* out.write(dataDescriptor(item));
+      out.write(dataDescriptor(item));
+      for (const chunk of out.take()) yield chunk;
     }
     written.push(item);
     settings.onProgress?.(index, 0, true);
@@ -511,18 +531,19 @@ async function* produce(
   }
 
   const cdOffset = out.offset;
-  for (const item of written) yield* out.write(centralHeader(item, settings));
+  for (const item of written) out.write(centralHeader(item, settings));
   const cdSize = out.offset - cdOffset;
   const count = written.length;
   const zip64End = settings.forceZip64 || count >= U16_MAX || cdSize >= U32_MAX ||
     cdOffset >= U32_MAX;
   if (zip64End) {
     const recordOffset = out.offset;
-    yield* out.write(zip64EndRecord(count, cdSize, cdOffset));
-    yield* out.write(zip64Locator(recordOffset));
+    out.write(zip64EndRecord(count, cdSize, cdOffset));
+    out.write(zip64Locator(recordOffset));
   }
-  yield* out.write(endRecord(count, cdSize, cdOffset, settings.forceZip64));
-  yield* out.flush();
+  out.write(endRecord(count, cdSize, cdOffset, settings.forceZip64));
+  out.flush();
+  for (const chunk of out.take()) yield chunk;
 }
 
 /** Headers up to this size are built in one scratch buffer, copied out at once by `Output`. */

@@ -15,7 +15,7 @@
 import { basename, dirname, join } from "./host_path.ts";
 import { absolutePath } from "./host_process.ts";
 import { makeTempFolder, rename, rm, withPath } from "./host_fs.ts";
-import { readAhead } from "./read_ahead.ts";
+import { type ReadAhead, readAhead } from "./read_ahead.ts";
 import type { ByteSource, Luggage } from "../lib/source.ts";
 import { borrowChunks } from "../lib/_chunks.ts";
 
@@ -24,6 +24,8 @@ const CHUNK = 1 << 20;
 const SMALL_READ = 64 * 1024;
 /** Files up to this size are read whole, in one call. */
 const SMALL_FILE = 64 * 1024;
+/** Small files found by a walk are handed to the worker reading ahead at least this often. */
+const HAND_OVER = 256;
 
 // ---------------------------------------------------------------------------------------------
 // A few synchronous file calls: Deno's own where there is Deno, else node:fs (which Deno loads
@@ -327,11 +329,92 @@ type Found =
   | { kind: "file"; absolute: string; name: string; size: number }
   | { kind: "skip"; absolute: string; reason: string };
 
+/** Options for {@linkcode walkLuggage}. */
+export interface WalkOptions {
+  /** Told about every entry that was skipped, and why. */
+  onSkip?: (path: string, reason: string) => void;
+  /**
+   * Has a worker read the small files ahead, in order (see `read_ahead.ts`), once the walk has
+   * found `from` of them and where the runtime has workers: it starts reading while the walk
+   * goes on, and each `read()` then takes the bytes it read. With `deflate`, it deflates them
+   * too, with the core's encoder (each file's `deflated()` then gives what it made).
+   */
+  readAhead?: { from: number; deflate?: boolean };
+}
+
+/** The result of {@linkcode walkLuggage}. */
+export interface WalkedLuggage {
+  /** The luggage, in order. */
+  luggage: Luggage[];
+  /** Whether a worker reads (and, if asked, deflates) the small files. */
+  readingAhead: boolean;
+  /** Stops the worker, if there is one: call it when done with the luggage. */
+  close(): void;
+}
+
 /**
  * Luggage from paths given on a command line. A file becomes `data/files/<its name>`; a folder
  * is walked in sorted order and keeps its shape (`data/files/<folder>/<sub>/<file>`). Symbolic
  * links inside a folder are skipped (and reported through `onSkip`), never followed. Files up
- * to 64 KiB are read whole, in one call, when packed.
+ * to 64 KiB are read whole, in one call, when packed: by a worker reading ahead, if asked for
+ * and there are enough of them.
+ *
+ * @param paths Files and folders.
+ * @param options What to tell of skipped entries; whether to read small files ahead.
+ * @returns The luggage, and the worker's handle.
+ */
+export function walkLuggage(paths: readonly string[], options: WalkOptions = {}): WalkedLuggage {
+  const found: Found[] = [];
+  const early = earlyReader(options.readAhead);
+  try {
+    walkPaths(paths, found, early.found);
+    early.end();
+  } catch (error) {
+    early.close();
+    throw error;
+  }
+  const onSkip = options.onSkip ?? (() => {});
+  const luggage: Luggage[] = [];
+  let smallIndex = 0;
+  for (const item of found) {
+    if (item.kind === "skip") {
+      onSkip(item.absolute, item.reason);
+      continue;
+    }
+    const { absolute, name, size } = item;
+    const open = () => size <= SMALL_FILE ? smallFileStream(absolute) : fileStream(absolute, size);
+    if (size > SMALL_FILE) {
+      luggage.push({ name, size, open });
+      continue;
+    }
+    const index = smallIndex++;
+    let taken = false;
+    let deflated: Uint8Array | null = null;
+    luggage.push({
+      name,
+      size,
+      open,
+      async read() {
+        // The worker's copy serves the first read only (its batch is gone after that).
+        const ahead = taken ? null : early.reader;
+        taken = true;
+        const bytes = ahead ? await ahead.take(index) : null;
+        deflated = bytes ? ahead!.deflatedAt(index) : null;
+        return bytes ?? readWholeSync(absolute);
+      },
+      deflated() {
+        const made = deflated;
+        deflated = null;
+        return Promise.resolve(made);
+      },
+    });
+  }
+  return { luggage, readingAhead: early.reader !== null, close: early.close };
+}
+
+/**
+ * Luggage from paths given on a command line, read on this thread: {@linkcode walkLuggage}
+ * without a worker.
  *
  * @param paths Files and folders.
  * @param onSkip Told about every entry that was skipped, and why.
@@ -342,17 +425,18 @@ export function luggageFromPaths(
   onSkip: (path: string, reason: string) => void = () => {},
 ): Promise<Luggage[]> {
   try {
-    return Promise.resolve(walkPaths(paths, onSkip));
+    return Promise.resolve(walkLuggage(paths, { onSkip }).luggage);
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
+/** Walks `paths` into `found`, telling `onSmall` of each small file as it is found. */
 function walkPaths(
   paths: readonly string[],
-  onSkip: (path: string, reason: string) => void,
-): Luggage[] {
-  const found: Found[] = [];
+  found: Found[],
+  onSmall: (absolute: string, size: number, folderDone: boolean) => void,
+): void {
   const walkFolder = (absolute: string, name: string): void => {
     const entries = list(absolute);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -375,100 +459,71 @@ function walkPaths(
         walkFolder(child, childName);
       } else if (info.isFile) {
         found.push({ kind: "file", absolute: child, name: childName, size: info.size });
+        if (info.size <= SMALL_FILE) onSmall(child, info.size, false);
       } else {
         found.push({ kind: "skip", absolute: child, reason: "not a regular file or folder" });
       }
     }
+    onSmall("", 0, true);
   };
   for (const path of paths) {
     const absolute = absolutePath(path);
     const info = inspect(absolute, true);
     const name = basename(absolute);
-    if (info.isFile) found.push({ kind: "file", absolute, name, size: info.size });
-    else if (info.isDirectory) walkFolder(absolute, name);
+    if (info.isFile) {
+      found.push({ kind: "file", absolute, name, size: info.size });
+      if (info.size <= SMALL_FILE) onSmall(absolute, info.size, false);
+    } else if (info.isDirectory) walkFolder(absolute, name);
     else found.push({ kind: "skip", absolute, reason: "not a regular file or folder" });
   }
-  const out: Luggage[] = [];
-  for (const item of found) {
-    if (item.kind === "skip") {
-      onSkip(item.absolute, item.reason);
-      continue;
-    }
-    const { absolute, name, size } = item;
-    const open = () => size <= SMALL_FILE ? smallFileStream(absolute) : fileStream(absolute, size);
-    if (size > SMALL_FILE) {
-      out.push({ name, size, open });
-      continue;
-    }
-    const small: SmallFile = { absolute, ahead: null, deflated: null };
-    const luggage: Luggage = {
-      name,
-      size,
-      open,
-      async read() {
-        const take = small.ahead;
-        small.ahead = null;
-        const taken = take ? await take() : null;
-        if (taken) return taken;
-        small.deflated = null; // read here: nothing deflated goes with these bytes
-        return readWholeSync(absolute);
-      },
-      deflated() {
-        const deflated = small.deflated;
-        small.deflated = null;
-        return Promise.resolve(deflated);
-      },
-    };
-    smallFiles.set(luggage, small);
-    out.push(luggage);
-  }
-  return out;
 }
-
-/** A small file of {@linkcode luggageFromPaths}: where it is, and who reads it ahead, if anyone. */
-interface SmallFile {
-  absolute: string;
-  /** Takes the bytes a worker read ahead (once; null: read them here). */
-  ahead: (() => Promise<Uint8Array | null>) | null;
-  /** What the worker made of the bytes it read, deflated, if it was asked to. */
-  deflated: Uint8Array | null;
-}
-
-const smallFiles = new WeakMap<Luggage, SmallFile>();
 
 /**
- * Has a worker read the small files of `luggage` (from {@linkcode luggageFromPaths}) ahead, in
- * order, when there are at least `from` of them and the runtime has workers: each `read()` then
- * takes the bytes it read. Close the handle when done.
- *
- * @param luggage The luggage, in the order it will be read.
- * @param from How many small files make it worth a worker.
- * @param options `deflate`: the worker deflates the small files too, with the core's encoder
- * (each file's `deflated()` then gives what it made).
- * @returns A handle that stops the worker, and whether a worker reads (and deflates).
+ * The worker that reads small files ahead, started once the walk has found `from` of them and
+ * then told of the rest at the end of each folder (or every {@linkcode HAND_OVER} files), so
+ * that it reads while the walk goes on.
  */
-export function readSmallFilesAhead(
-  luggage: readonly Luggage[],
-  from: number,
-  options: { deflate?: boolean } = {},
-): { close(): void; reading: boolean } {
-  const listed = luggage.filter((file) => smallFiles.has(file));
-  const small = listed.map((file) => smallFiles.get(file)!);
-  const ahead = small.length >= from
-    ? readAhead(small.map((file) => file.absolute), {
-      sizes: listed.map((file) => file.size),
-      deflate: options.deflate === true,
-    })
-    : null;
-  if (!ahead) return { close() {}, reading: false };
-  small.forEach((file, index) =>
-    file.ahead = async () => {
-      const bytes = await ahead.take(index);
-      file.deflated = bytes ? ahead.deflatedAt(index) : null;
-      return bytes;
+function earlyReader(options: WalkOptions["readAhead"]): {
+  found(absolute: string, size: number, folderDone: boolean): void;
+  end(): void;
+  close(): void;
+  readonly reader: ReadAhead | null;
+} {
+  const paths: string[] = [];
+  const sizes: number[] = [];
+  let sent = 0;
+  let reader: ReadAhead | null = null;
+  let unavailable = options === undefined;
+  const send = () => {
+    if (unavailable || paths.length === sent) return;
+    if (reader) {
+      reader.add(paths.slice(sent), sizes.slice(sent));
+    } else if (paths.length >= options!.from) {
+      reader = readAhead(paths, { sizes, deflate: options!.deflate === true, more: true });
+      unavailable = reader === null; // no workers in this runtime
+    } else {
+      return;
     }
-  );
-  return { close: () => ahead.close(), reading: true };
+    sent = paths.length;
+  };
+  return {
+    found(absolute, size, folderDone) {
+      if (unavailable) return;
+      if (!folderDone) {
+        paths.push(absolute);
+        sizes.push(size);
+      }
+      if (folderDone || paths.length - sent >= HAND_OVER) send();
+    },
+    end() {
+      send();
+      reader?.end();
+    },
+    close: () => reader?.close(),
+    get reader() {
+      return reader;
+    },
+  };
 }
 
 /**

@@ -44,6 +44,16 @@ export interface ReadAhead {
    * @returns The raw DEFLATE of its bytes, or null.
    */
   deflatedAt(index: number): Uint8Array | null;
+  /**
+   * Lists more files after those listed so far (for a list started with `more: true`, until
+   * {@linkcode ReadAhead.end}): the worker reads them as they come.
+   *
+   * @param paths The files, in the order they will be taken.
+   * @param sizes The size each had when it was listed, if known.
+   */
+  add(paths: readonly string[], sizes?: readonly number[]): void;
+  /** Says the list is complete (for a list started with `more: true`). */
+  end(): void;
   /** Stops the worker (it also stops by itself once every file is read). */
   close(): void;
 }
@@ -54,6 +64,12 @@ export interface ReadAheadOptions {
   sizes?: readonly number[];
   /** Deflate the small files too (with the core's encoder, as the pack's deflater would). */
   deflate?: boolean;
+  /**
+   * More files follow, through {@linkcode ReadAhead.add}, until {@linkcode ReadAhead.end}: a
+   * walk of a folder hands over what it found so far, and the worker starts reading while the
+   * walk goes on. A `take` past the files listed waits for them.
+   */
+  more?: boolean;
   /** The worker module (default: `read_ahead_worker.ts`; tests pass one that fails). */
   worker?: URL;
 }
@@ -61,8 +77,9 @@ export interface ReadAheadOptions {
 /**
  * Starts reading `paths` ahead, or returns null where the runtime has no `Worker` (Node).
  *
- * @param paths The files, in the order they will be taken.
- * @param options Their sizes, if known, and the worker module.
+ * @param paths The files, in the order they will be taken (the first of them, with `more`).
+ * @param options Their sizes, if known, whether to deflate them, whether more will follow, and
+ * the worker module.
  * @returns The reader, or null.
  *
  * @example Usage
@@ -93,6 +110,9 @@ export function readAhead(
     type: "module",
   });
   const batches: Batch[] = [];
+  /** How many files are listed, and whether that is all of them. */
+  let listed = paths.length;
+  let ended = options.more !== true;
   /** How many files the batches that arrived hold, from the first. */
   let received = 0;
   let waiting: (() => void)[] = [];
@@ -120,6 +140,7 @@ export function readAhead(
     ...(options.sizes ? { sizes: [...options.sizes] } : {}),
     deflate: options.deflate === true,
     ahead: AHEAD,
+    ended,
   });
 
   const from = (batch: Batch, index: number): Uint8Array => {
@@ -136,8 +157,8 @@ export function readAhead(
 
   return {
     async take(index) {
-      if (index < 0 || index >= paths.length) {
-        throw new RangeError(`Cannot read ahead: no file ${index} (of ${paths.length})`);
+      if (index < 0 || (ended && index >= listed)) {
+        throw new RangeError(`Cannot read ahead: no file ${index} (of ${listed})`);
       }
       while (!failed && !closed) {
         // Batches arrive in order; those before `index` are dropped, and the worker may read
@@ -149,6 +170,9 @@ export function readAhead(
         const batch = batches[0];
         if (batch && batch.start <= index) return from(batch, index);
         if (index < received) return null; // taken out of order: its batch is gone
+        if (ended && index >= listed) {
+          throw new RangeError(`Cannot read ahead: no file ${index} (of ${listed})`);
+        }
         await new Promise<void>((resolve) => waiting.push(resolve));
       }
       return null;
@@ -160,6 +184,24 @@ export function readAhead(
       }
       const piece = pieceAt(batch.deflated, index - batch.start);
       return piece.length > 0 ? piece : null;
+    },
+    add(more, sizes) {
+      if (ended) throw new TypeError("Cannot add files to read ahead: the list has ended");
+      if (sizes && sizes.length !== more.length) {
+        throw new RangeError(
+          `Cannot add files to read ahead: ${more.length} paths, ${sizes.length} sizes`,
+        );
+      }
+      listed += more.length;
+      if (!closed && !failed) {
+        reader.postMessage({ add: [...more], ...(sizes ? { sizes: [...sizes] } : {}) });
+      }
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      if (!closed && !failed) reader.postMessage({ end: true });
+      wake(); // a take past the end now fails instead of waiting
     },
     close() {
       closed = true;

@@ -1,8 +1,9 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
- * The worker side of `read_ahead.ts`: reads small files whole, in the order given, deflates
- * them when asked, and sends them back in batches (one buffer each, and one for the deflated
- * ones), a few batches ahead of what the caller has taken.
+ * The worker side of `read_ahead.ts`: reads small files whole, in the order given (as they are
+ * listed, when the list comes in parts), deflates them when asked, and sends them back in
+ * batches (one buffer each, and one for the deflated ones), a few batches ahead of what the
+ * caller has taken.
  *
  * @module
  */
@@ -16,7 +17,9 @@ const BATCH_FILES = 256;
 const BATCH_BYTES = 1 << 20;
 
 type Message =
-  | { paths: string[]; sizes?: number[]; deflate?: boolean; ahead: number }
+  | { paths: string[]; sizes?: number[]; deflate?: boolean; ahead: number; ended: boolean }
+  | { add: string[]; sizes?: number[] }
+  | { end: true }
   | { more: number };
 
 const scope = globalThis as unknown as {
@@ -25,8 +28,11 @@ const scope = globalThis as unknown as {
   close(): void;
 };
 
-let paths: string[] = [];
-let sizes: number[] | undefined;
+const paths: string[] = [];
+/** The size each file had when listed; -1 where it is not known. */
+const sizes: number[] = [];
+/** Whether every file is listed. */
+let ended = true;
 let deflate = false;
 let next = 0;
 let credit = 0;
@@ -38,8 +44,8 @@ let used = 0;
  * A file's bytes: read into the slab when its size is known and it still has that size (the
  * cheaper way), else whole.
  */
-function read(path: string, size: number | undefined): Uint8Array {
-  if (size === undefined || size >= BATCH_BYTES) return readWholeSync(path);
+function read(path: string, size: number): Uint8Array {
+  if (size < 0 || size >= BATCH_BYTES) return readWholeSync(path);
   if (used + size + 1 > slab.length) {
     slab = new Uint8Array(Math.max(2 * BATCH_BYTES, size + 1));
     used = 0;
@@ -62,7 +68,7 @@ function pump(): void {
     while (next < paths.length && next - start < BATCH_FILES && bytes < BATCH_BYTES) {
       const path = paths[next]!;
       try {
-        const piece = read(path, sizes?.[next]);
+        const piece = read(path, sizes[next]!);
         pieces.push(piece);
         bytes += piece.length;
       } catch (error) {
@@ -88,16 +94,28 @@ function pump(): void {
     if (deflated) transfer.push(deflated.data.buffer, deflated.ends.buffer);
     scope.postMessage({ start, data, ends, failures, deflated }, transfer);
   }
-  if (next >= paths.length) scope.close();
+  if (ended && next >= paths.length) scope.close();
+}
+
+/** Lists files after those listed so far. */
+function list(more: string[], known: number[] | undefined): void {
+  for (let i = 0; i < more.length; i++) {
+    paths.push(more[i]!);
+    sizes.push(known?.[i] ?? -1);
+  }
 }
 
 scope.onmessage = (event) => {
   const message = event.data;
   if ("paths" in message) {
-    paths = message.paths;
-    sizes = message.sizes;
+    list(message.paths, message.sizes);
     deflate = message.deflate === true;
     credit = message.ahead;
+    ended = message.ended;
+  } else if ("add" in message) {
+    list(message.add, message.sizes);
+  } else if ("end" in message) {
+    ended = true;
   } else {
     credit += message.more;
   }

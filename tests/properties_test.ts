@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { canonicalJson } from "../lib/_json.ts";
+import { utf8 } from "../lib/_bytes.ts";
 import {
   buildPackObject,
   type BuildPackOptions,
@@ -275,5 +276,25 @@ Deno.test("a credential or transcript planted anywhere refuses the pack and fail
       },
     ),
     { numRuns: RUNS },
+  );
+});
+
+Deno.test("utf8 gives the runtime's UTF-8 bytes for any text, short ASCII (copied here) or not", () => {
+  const text = fc.oneof(
+    fc.string({ unit: "binary-ascii", maxLength: 300 }),
+    fc.string({ unit: "grapheme", maxLength: 300 }),
+    // Lone surrogates become U+FFFD, as the runtime's encoder makes them.
+    // Code units anywhere, and around the edges of ASCII and of the surrogates.
+    fc.string({
+      unit: fc.oneof(
+        fc.integer({ min: 0, max: 0xffff }),
+        fc.integer({ min: 0x7e, max: 0x81 }),
+        fc.integer({ min: 0xd7ff, max: 0xe000 }),
+      ).map((code) => String.fromCharCode(code)),
+    }),
+  );
+  fc.assert(
+    fc.property(text, (value) => assert.deepEqual(utf8(value), new TextEncoder().encode(value))),
+    { numRuns: 3000 },
   );
 });

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { readAhead } from "../shell/read_ahead.ts";
 import { deflateRawSmall } from "../lib/_deflate_raw.ts";
 import { SMALL_DEFLATE } from "../lib/deflate.ts";
-import { luggageFromPaths, readSmallFilesAhead } from "../shell/files.ts";
+import { luggageFromPaths, walkLuggage } from "../shell/files.ts";
 import { inTempDir } from "./_helpers.ts";
 
 Deno.test("files taken in order are the files' bytes (and deflated, when asked), whatever their sizes, and whatever size was expected", async () => {
@@ -111,9 +111,88 @@ Deno.test("a worker that fails, or a closed reader, leaves every file to the cal
   });
 });
 
-Deno.test("luggage read ahead reads as luggage read here, and a file gone since the walk is an error", async () => {
+Deno.test("a list given in parts: files are read as they are listed, a take waits for its file, and one past the end fails", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.uint8Array({ maxLength: 3000 }), { minLength: 1, maxLength: 700 }),
+      fc.array(fc.nat(), { maxLength: 6 }),
+      fc.boolean(),
+      async (contents, cuts, withSizes) => {
+        await inTempDir(async (dir) => {
+          const paths = contents.map((_, i) => `${dir}/${i}.bin`);
+          contents.forEach((bytes, i) => Deno.writeFileSync(paths[i]!, bytes));
+          const sizes = contents.map((bytes) => bytes.length);
+          const ends = [...new Set(cuts.map((cut) => cut % paths.length))].sort((a, b) => a - b);
+          const parts = [0, ...ends, paths.length].slice(1).map((end, i, all) =>
+            [i === 0 ? 0 : all[i - 1]!, end] as const
+          ).filter(([from, to]) => to > from);
+          const [first, ...rest] = parts.length ? parts : [[0, paths.length] as const];
+          const part = ([from, to]: readonly [number, number]) =>
+            withSizes
+              ? [paths.slice(from, to), sizes.slice(from, to)] as const
+              : [paths.slice(from, to)] as const;
+          const [firstPaths, firstSizes] = part(first!);
+          const ahead = readAhead(firstPaths, {
+            more: true,
+            deflate: true,
+            ...(firstSizes ? { sizes: firstSizes } : {}),
+          })!;
+          try {
+            let taken = 0;
+            for (const next of rest) {
+              for (; taken < next[0]; taken++) {
+                assert.deepEqual(await ahead.take(taken), contents[taken]);
+              }
+              // The next file is not listed yet: its take waits until it is.
+              let settled = false;
+              const waiting = ahead.take(taken).finally(() => settled = true);
+              await new Promise((resolve) => setTimeout(resolve, 5));
+              assert.equal(settled, false);
+              const [morePaths, moreSizes] = part(next);
+              ahead.add(morePaths, moreSizes);
+              assert.deepEqual(await waiting, contents[taken]);
+              taken++;
+            }
+            ahead.end();
+            for (; taken < paths.length; taken++) {
+              const bytes = contents[taken]!;
+              assert.deepEqual(await ahead.take(taken), bytes);
+              const small = bytes.length > 0 && bytes.length <= SMALL_DEFLATE;
+              assert.deepEqual(ahead.deflatedAt(taken), small ? deflateRawSmall(bytes) : null);
+            }
+            await assert.rejects(ahead.take(paths.length), RangeError);
+            assert.throws(() => ahead.add([paths[0]!]), TypeError);
+          } finally {
+            ahead.close();
+          }
+        });
+      },
+    ),
+    { numRuns: 25 },
+  );
+});
+
+Deno.test("a take past the files listed so far fails once the list ends", async () => {
   await inTempDir(async (dir) => {
-    for (let i = 0; i < 300; i++) {
+    Deno.writeTextFileSync(`${dir}/a.txt`, "a");
+    const ahead = readAhead([`${dir}/a.txt`], { more: true })!;
+    try {
+      assert.equal(new TextDecoder().decode((await ahead.take(0))!), "a");
+      const beyond = ahead.take(1);
+      ahead.end();
+      await assert.rejects(beyond, RangeError);
+    } finally {
+      ahead.close();
+    }
+  });
+});
+
+Deno.test("luggage read ahead reads as luggage read here, starts once enough small files are found, and a file gone since the walk is an error", async () => {
+  await inTempDir(async (dir) => {
+    // More than the worker reads before anything is taken (8 batches of at most 256 files):
+    // the last file is read only once the files before it are taken.
+    const count = 2100;
+    for (let i = 0; i < count; i++) {
       await Deno.mkdir(`${dir}/tree/d${i % 3}`, { recursive: true });
       Deno.writeTextFileSync(`${dir}/tree/d${i % 3}/f${i}.txt`, `content ${i}\n`.repeat(i % 7));
     }
@@ -122,22 +201,37 @@ Deno.test("luggage read ahead reads as luggage read here, and a file gone since 
     const expected = await Promise.all(
       here.map((file) => file.read ? file.read() : new Response(file.open()).bytes()),
     );
-    const luggage = await luggageFromPaths([`${dir}/tree`]);
-    await Deno.remove(`${dir}/tree/d1/f4.txt`);
-    const ahead = readSmallFilesAhead(luggage, 1);
+    // Too few small files: no worker.
+    const few = walkLuggage([`${dir}/tree`], { readAhead: { from: count + 1 } });
+    assert.equal(few.readingAhead, false);
+    few.close();
+
+    const walked = walkLuggage([`${dir}/tree`], { readAhead: { from: 300, deflate: true } });
+    const luggage = walked.luggage;
+    assert.equal(walked.readingAhead, true);
+    assert.deepEqual(luggage.map((file) => file.name), here.map((file) => file.name));
+    const gone = luggage.findLast((file) => file.read)!;
+    await Deno.remove(`${dir}/${gone.name}`);
     try {
       for (let i = 0; i < luggage.length; i++) {
         const file = luggage[i]!;
-        if (file.name === "tree/d1/f4.txt") {
-          await assert.rejects(file.read!(), { code: "ENOENT", path: `${dir}/tree/d1/f4.txt` });
+        if (file === gone) {
+          await assert.rejects(file.read!(), { code: "ENOENT", path: `${dir}/${gone.name}` });
         } else if (file.read) {
-          assert.deepEqual(await file.read(), expected[i], file.name);
+          const bytes = await file.read();
+          assert.deepEqual(bytes, expected[i], file.name);
+          const small = bytes.length > 0 && bytes.length <= SMALL_DEFLATE;
+          assert.deepEqual(await file.deflated!(), small ? deflateRawSmall(bytes) : null);
         } else {
           assert.deepEqual(await new Response(file.open()).bytes(), expected[i]);
         }
       }
+      // Read again: here, with nothing deflated.
+      const again = luggage.findIndex((file) => file.read);
+      assert.deepEqual(await luggage[again]!.read!(), expected[again]);
+      assert.equal(await luggage[again]!.deflated!(), null);
     } finally {
-      ahead.close();
+      walked.close();
     }
   });
 });
