@@ -24,7 +24,7 @@ import { TaskPackReadError } from "./errors.ts";
 import type { ByteSource } from "./source.ts";
 import { type Digests, portableDigests } from "./digests.ts";
 import type { Inflater } from "./deflate.ts";
-import { readAllBytes } from "./_bytes.ts";
+import { decodeUtf8Strict, readAllBytes } from "./_bytes.ts";
 import { type EntryRecord, openBody, readExact, SourceFailure, wholeBody } from "./_zip_body.ts";
 
 /** Limits an archive must keep within; each is checked before any entry is inflated. */
@@ -162,7 +162,6 @@ const WINDOW = 1 << 20;
 /** The ratio limit applies above this inflated size. */
 const RATIO_FLOOR = 1 << 20;
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
 /**
@@ -618,7 +617,7 @@ function checkUnicodePath(record: Uint8Array | undefined, name: string, where: s
   let path: string | null = null;
   if (record.length >= 5 && record[0] === 1) {
     try {
-      path = strictUtf8.decode(record.subarray(5));
+      path = decodeUtf8Strict(record.subarray(5));
     } catch {
       path = null;
     }
@@ -704,7 +703,7 @@ async function readCentralDirectory(
 
     let name: string;
     try {
-      name = strictUtf8.decode(nameBytes);
+      name = decodeUtf8Strict(nameBytes);
     } catch {
       throw new TaskPackReadError("zip-name", where, "the name is not valid UTF-8");
     }

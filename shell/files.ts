@@ -109,7 +109,8 @@ export function readWholeSync(path: string): Uint8Array {
  * Reads a file into `target`, synchronously: up to `target.length` bytes, from the start. A
  * file whose size is known is read with three calls (open, read, close) rather than the six
  * of reading it whole; give a target one byte longer than the size expected, and a file that
- * grew shows as having filled it.
+ * grew shows as having filled it. It is one read: a regular file gives all that was asked for
+ * unless it ends first, so asking again would only confirm the end.
  *
  * @param path The file.
  * @param target Where its bytes go.
@@ -119,13 +120,7 @@ export function readWholeSync(path: string): Uint8Array {
 export function readIntoSync(path: string, target: Uint8Array): number {
   const file = openFile(path, "read");
   try {
-    let done = 0;
-    while (done < target.length) {
-      const read = attempt(path, () => file.read(target.subarray(done), null));
-      if (read === 0) break;
-      done += read;
-    }
-    return done;
+    return attempt(path, () => file.read(target, null));
   } finally {
     file.close();
   }
@@ -441,7 +436,7 @@ function walkPaths(
     const entries = list(absolute);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
-      const child = join(absolute, entry.name);
+      const child = absolute.endsWith("/") ? absolute + entry.name : `${absolute}/${entry.name}`;
       const childName = `${name}/${entry.name}`;
       if (entry.kind.isSymlink) {
         found.push({ kind: "skip", absolute: child, reason: "a symbolic link (not followed)" });

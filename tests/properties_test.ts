@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { canonicalJson } from "../lib/_json.ts";
-import { utf8 } from "../lib/_bytes.ts";
+import { decodeUtf8Strict, utf8 } from "../lib/_bytes.ts";
 import {
   buildPackObject,
   type BuildPackOptions,
@@ -295,6 +295,28 @@ Deno.test("utf8 gives the runtime's UTF-8 bytes for any text, short ASCII (copie
   );
   fc.assert(
     fc.property(text, (value) => assert.deepEqual(utf8(value), new TextEncoder().encode(value))),
+    { numRuns: 3000 },
+  );
+});
+
+Deno.test("decodeUtf8Strict reads any bytes as the runtime's strict decoder does: the same text, or an error", () => {
+  const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const outcome = (decode: () => string) => {
+    try {
+      return { text: decode() };
+    } catch (error) {
+      return { error: (error as Error).constructor.name };
+    }
+  };
+  const bytes = fc.oneof(
+    fc.uint8Array({ maxLength: 300 }),
+    fc.uint8Array({ max: 0x7f, maxLength: 300 }), // ASCII, decoded without the runtime
+    fc.string({ unit: "grapheme", maxLength: 100 }).map((text) => new TextEncoder().encode(text)),
+  );
+  fc.assert(
+    fc.property(bytes, (value) => {
+      assert.deepEqual(outcome(() => decodeUtf8Strict(value)), outcome(() => strict.decode(value)));
+    }),
     { numRuns: 3000 },
   );
 });
