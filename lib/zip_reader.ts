@@ -267,6 +267,7 @@ export function zipNameProblem(
   limits: Pick<ZipLimits, "maxNameBytes" | "maxDepth">,
   byteLength?: number,
 ): string | null {
+  if (isPlainZipName(name, limits)) return null;
   if (name.length === 0) return "the name is empty";
   if (LONE_SURROGATE.test(name)) return "the name is not valid Unicode";
   const bytes = byteLength ?? encoder.encode(name).length;
@@ -310,46 +311,71 @@ export function zipNameProblem(
 export function zipNameClash(
   names: readonly string[],
 ): { index: number; problem: string } | null {
-  // Keys with "/" replaced by NUL (which no valid name holds) sort every name inside a folder
-  // right after the folder's own key, so comparing neighbours finds every clash.
-  const keys = names.map((name) => clashKey(name));
-  const order = names.map((_, index) => index);
-  order.sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b));
-  let found: { index: number; problem: string } | null = null;
-  const report = (index: number, problem: string) => {
-    if (found === null || index < found.index) found = { index, problem };
-  };
-  for (let i = 0; i + 1 < order.length; i++) {
-    const a = order[i]!;
-    const b = order[i + 1]!;
-    const keyA = keys[a]!;
-    const keyB = keys[b]!;
-    const nameA = names[a]!;
-    const nameB = names[b]!;
-    if (keyA === keyB) {
-      const [first, second] = a < b ? [nameA, nameB] : [nameB, nameA];
-      const problem = first === second
+  // Each name is held against the ones before it, by key: the first that clashes with an
+  // earlier one is the answer. Keys are NFC and lower case, without a directory's "/".
+  const byKey = new Map<string, number>();
+  /** Keys of files (not directories): nothing may lie inside them. */
+  const files = new Map<string, number>();
+  /** Every folder some earlier name lies inside (the first such name). */
+  const folders = new Map<string, number>();
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index]!;
+    const directory = name.endsWith("/");
+    const key = clashKey(name);
+    const twin = byKey.get(key);
+    if (twin !== undefined) {
+      const first = names[twin]!;
+      const problem = first === name
         ? "the name appears twice"
-        : first.endsWith("/") !== second.endsWith("/")
+        : first.endsWith("/") !== directory
         ? `the name clashes with the ${first.endsWith("/") ? "directory" : "file"} "${first}"`
         : `the name clashes with "${first}"`;
-      report(Math.max(a, b), problem);
-    } else if (!nameA.endsWith("/") && keyB.startsWith(keyA + "\u0000")) {
-      report(
-        Math.max(a, b),
-        a < b
-          ? `the name lies inside "${nameA}", which is a file`
-          : `"${nameB}" lies inside the name, which is a file`,
-      );
+      return { index, problem };
     }
+    if (!directory && folders.has(key)) {
+      return {
+        index,
+        problem: `"${names[folders.get(key)!]}" lies inside the name, which is a file`,
+      };
+    }
+    for (let at = key.indexOf("/"); at !== -1; at = key.indexOf("/", at + 1)) {
+      const folder = key.slice(0, at);
+      const file = files.get(folder);
+      if (file !== undefined) {
+        return { index, problem: `the name lies inside "${names[file]}", which is a file` };
+      }
+      if (!folders.has(folder)) folders.set(folder, index);
+    }
+    byKey.set(key, index);
+    if (!directory) files.set(key, index);
   }
-  return found;
+  return null;
 }
 
 function clashKey(name: string): string {
   const body = name.endsWith("/") ? name.slice(0, -1) : name;
-  return body.normalize("NFC").toLowerCase().replaceAll("/", "\u0000");
+  return body.normalize("NFC").toLowerCase();
 }
+
+/**
+ * The common case of {@linkcode zipNameProblem}, decided by one regular expression: ASCII
+ * letters, digits, `_`, `-` and `.`, no segment of only one or two dots, within the limits.
+ * What this passes, every rule passes; anything else takes the rules one by one.
+ */
+function isPlainZipName(
+  name: string,
+  limits: Pick<ZipLimits, "maxNameBytes" | "maxDepth">,
+): boolean {
+  if (name.length > limits.maxNameBytes || !PLAIN_ZIP_NAME.test(name)) return false;
+  let depth = 1;
+  const last = name.length - 1;
+  for (let at = name.indexOf("/"); at !== -1 && at < last; at = name.indexOf("/", at + 1)) {
+    depth++;
+  }
+  return depth <= limits.maxDepth;
+}
+
+const PLAIN_ZIP_NAME = /^(?!\.\.?(?:\/|$))[\w.-]+(?:\/(?!\.\.?(?:\/|$))[\w.-]+)*\/?$/;
 
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
