@@ -535,8 +535,8 @@ async function checked(
 ): Promise<PreparedLuggage> {
   const where = LUGGAGE_PREFIX + file.name;
   checkSize(read.length, file, where);
-  // A copy of our own: the source's array could be changed after this check.
-  const bytes = copies.copy(read);
+  // Bytes of our own: the source's array could otherwise be changed after this check.
+  const bytes = file.readsOwnBytes === true ? read : copies.copy(read);
   const hasher = digests.sha256();
   hasher.update(bytes);
   if (scanner.scanWhole) {

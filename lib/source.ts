@@ -92,6 +92,12 @@ export interface Luggage {
    */
   read?(): Promise<Uint8Array>;
   /**
+   * True when what {@linkcode Luggage.read} gives is the caller's alone: no one else holds
+   * those bytes or changes them (a file read into a fresh buffer). Packing then keeps them
+   * as they are; else it keeps a copy, made once they are checked.
+   */
+  readonly readsOwnBytes?: boolean;
+  /**
    * The raw DEFLATE of the bytes {@linkcode Luggage.read} last gave, when the source made it
    * already (a shell that compresses small files on another core as it reads them), else null.
    * Packing uses it instead of deflating those bytes itself, so it must be exactly what the

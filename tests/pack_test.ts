@@ -332,6 +332,19 @@ Deno.test("what a source deflated as it read is written as the entry, in place o
   assert.equal(asked, false);
 });
 
+Deno.test("bytes read are kept as they are only when the source says they are its caller's alone", async () => {
+  const text = new TextEncoder().encode("draft\n".repeat(50));
+  for (const own of [false, true]) {
+    const bytes = text.slice();
+    const source = { ...luggageFromBytes("draft.txt", text), read: () => Promise.resolve(bytes) };
+    const ready = await preparePack(pack(), [{ ...source, readsOwnBytes: own }]);
+    // The source changes its array after the checks: only a copy keeps what was checked.
+    bytes.fill(0x41);
+    const bag = await streamBytes(encodeBag(ready));
+    assert.equal((await judge(bag)).ok, !own, own ? "kept as they are" : "kept as a copy");
+  }
+});
+
 function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
   outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
     for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
