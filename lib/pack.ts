@@ -191,7 +191,10 @@ export interface PrepareOptions {
 
 const prepared = new WeakSet<PreparedPack>();
 /** Small luggage deflated during {@linkcode preparePack}, and by which deflater. */
-const early = new WeakMap<PreparedLuggage, { deflater: Deflater; deflated: Promise<Uint8Array> }>();
+const early = new WeakMap<
+  PreparedLuggage,
+  { deflater: Deflater; deflated: Promise<Uint8Array> | Uint8Array }
+>();
 
 /**
  * The chokepoint: seals, refuses, hashes. Every pack, in either encoding, is made from its
@@ -247,8 +250,8 @@ export async function preparePack(
     if (options.deflater && ready.bytes && ready.size > 0) {
       // What the source deflated as it read (on another core) saves the deflater the work.
       const made = file.read && file.deflated ? await file.deflated() : null;
-      const deflated = made ? Promise.resolve(made) : options.deflater.deflate(ready.bytes);
-      deflated.catch(() => {}); // awaited by encodeBag, if the pack gets that far
+      const deflated = made ?? options.deflater.deflate(ready.bytes);
+      if (deflated instanceof Promise) deflated.catch(() => {}); // awaited by encodeBag, if the pack gets that far
       early.set(ready, { deflater: options.deflater, deflated });
     }
     files.push(ready);

@@ -35,10 +35,11 @@ export interface ZipMemoryEntry {
   /** The whole content. */
   readonly bytes: Uint8Array;
   /**
-   * The raw DEFLATE of `bytes`, when it is already under way (made by the same deflater, so
-   * that the archive is the same as if the writer had made it). Kept only when smaller.
+   * The raw DEFLATE of `bytes`, when it is made already or under way (made by the same
+   * deflater, so that the archive is the same as if the writer had made it). Kept only when
+   * smaller.
    */
-  readonly deflated?: Promise<Uint8Array>;
+  readonly deflated?: Promise<Uint8Array> | Uint8Array;
 }
 
 /**
@@ -365,162 +366,202 @@ async function* produce(
   // than one core works on several at once); each is still written in order.
   const list = Array.isArray(entries) ? entries as readonly ZipWriteEntry[] : null;
   const ahead = new Map<number, Promise<Uint8Array>>();
+  let aheadBytes = 0;
   let aheadUpTo = 0;
-  const deflateEntry = (entry: ZipMemoryEntry): Promise<Uint8Array> => {
+  const deflateEntry = (entry: ZipMemoryEntry): Promise<Uint8Array> | Uint8Array => {
     const started = entry.deflated ?? settings.deflater.deflate(entry.bytes);
-    started.catch(() => {}); // awaited when its entry is written
+    if (started instanceof Promise) started.catch(() => {}); // awaited when its entry is written
     return started;
   };
   const deflateAhead = (from: number) => {
     if (list === null) return;
     aheadUpTo = Math.max(aheadUpTo, from);
-    let bytes = 0;
-    for (const promise of ahead.keys()) bytes += (list[promise] as ZipMemoryEntry).bytes.length;
     while (
-      aheadUpTo < list.length && aheadUpTo < from + AHEAD_ENTRIES && bytes < AHEAD_BYTES
+      aheadUpTo < list.length && aheadUpTo < from + AHEAD_ENTRIES && aheadBytes < AHEAD_BYTES
     ) {
       const next = list[aheadUpTo];
-      if (next && "bytes" in next && next.bytes instanceof Uint8Array && next.bytes.length > 0) {
-        ahead.set(aheadUpTo, deflateEntry(next));
-        bytes += next.bytes.length;
+      if (
+        next && "bytes" in next && next.bytes instanceof Uint8Array && next.bytes.length > 0 &&
+        !(next.deflated instanceof Uint8Array)
+      ) {
+        const started = deflateEntry(next);
+        if (started instanceof Promise) {
+          ahead.set(aheadUpTo, started);
+          aheadBytes += next.bytes.length;
+        }
       }
       aheadUpTo++;
     }
   };
-  let index = -1;
-  for await (const entry of entries) {
-    index++;
-    const nameBytes = checkName(entry?.name);
-    names.push(entry.name);
-    const offset = out.offset;
-    if ("bytes" in entry) {
-      const bytes = entry.bytes;
-      if (!(bytes instanceof Uint8Array)) {
-        throw new TypeError(`Cannot write zip: ${JSON.stringify(entry.name)} has no bytes`);
+  // An array is walked without an await per entry (thousands of small ones would pay for it).
+  const iterator = list === null
+    ? (Symbol.asyncIterator in entries
+      ? (entries as AsyncIterable<ZipWriteEntry>)[Symbol.asyncIterator]()
+      : (entries as Iterable<ZipWriteEntry>)[Symbol.iterator]())
+    : null;
+  let walked = false;
+  try {
+    for (let index = 0;; index++) {
+      let entry: ZipWriteEntry;
+      if (list !== null) {
+        if (index >= list.length) break;
+        entry = list[index]!;
+      } else {
+        const next = await iterator!.next();
+        if (next.done) break;
+        entry = next.value;
       }
-      if (entry.name.endsWith("/") && bytes.length > 0) {
-        throw new TypeError(
-          `Cannot write zip: the directory entry ${JSON.stringify(entry.name)} has bytes`,
+      const nameBytes = checkName(entry?.name);
+      names.push(entry.name);
+      const offset = out.offset;
+      if ("bytes" in entry) {
+        const bytes = entry.bytes;
+        if (!(bytes instanceof Uint8Array)) {
+          throw new TypeError(`Cannot write zip: ${JSON.stringify(entry.name)} has no bytes`);
+        }
+        if (entry.name.endsWith("/") && bytes.length > 0) {
+          throw new TypeError(
+            `Cannot write zip: the directory entry ${JSON.stringify(entry.name)} has bytes`,
+          );
+        }
+        const crc = settings.digests.crc32(bytes, 0);
+        let pending: Promise<Uint8Array> | Uint8Array | undefined = ahead.get(index);
+        if (pending !== undefined) {
+          ahead.delete(index);
+          aheadBytes -= bytes.length;
+        }
+        if (bytes.length > 0) {
+          deflateAhead(index + 1);
+          pending ??= deflateEntry(entry);
+        }
+        const deflated = pending === undefined
+          ? bytes
+          : pending instanceof Uint8Array
+          ? pending
+          : await pending;
+        const useDeflate = deflated.length < bytes.length;
+        const data = useDeflate ? deflated : bytes;
+        const item: Written = {
+          nameBytes,
+          flags: FLAG_UTF8,
+          method: useDeflate ? METHOD_DEFLATED : METHOD_STORED,
+          crc,
+          compressedSize: data.length,
+          size: bytes.length,
+          zip64Sizes: settings.forceZip64 || bytes.length >= U32_MAX || data.length >= U32_MAX,
+          offset,
+        };
+        out.write(localHeader(item, settings));
+        out.write(data);
+        for (const chunk of out.take()) yield chunk;
+        written.push(item);
+        settings.onProgress?.(index, bytes.length, true);
+        continue;
+      }
+
+      const { name, size, crc32: declaredCrc } = entry;
+      if (!Number.isSafeInteger(size) || size < 0) {
+        throw new RangeError(
+          `Cannot write zip: the size of ${JSON.stringify(name)} must be an integer >= 0`,
         );
       }
-      const crc = settings.digests.crc32(bytes, 0);
-      let pending = ahead.get(index);
-      ahead.delete(index);
-      if (bytes.length > 0) {
-        deflateAhead(index + 1);
-        pending ??= deflateEntry(entry);
+      if (!Number.isInteger(declaredCrc) || declaredCrc < 0 || declaredCrc > U32_MAX) {
+        throw new RangeError(
+          `Cannot write zip: the CRC-32 of ${
+            JSON.stringify(name)
+          } must be a 32-bit unsigned integer`,
+        );
       }
-      const deflated = pending ? await pending : bytes;
-      const useDeflate = deflated.length < bytes.length;
-      const data = useDeflate ? deflated : bytes;
+      if (name.endsWith("/") && size > 0) {
+        throw new TypeError(
+          `Cannot write zip: the directory entry ${JSON.stringify(name)} has bytes`,
+        );
+      }
+      const compress = entry.compress === true && size > 0;
       const item: Written = {
         nameBytes,
-        flags: FLAG_UTF8,
-        method: useDeflate ? METHOD_DEFLATED : METHOD_STORED,
-        crc,
-        compressedSize: data.length,
-        size: bytes.length,
-        zip64Sizes: settings.forceZip64 || bytes.length >= U32_MAX || data.length >= U32_MAX,
+        flags: FLAG_UTF8 | (compress ? FLAG_DESCRIPTOR : 0),
+        method: compress ? METHOD_DEFLATED : METHOD_STORED,
+        crc: declaredCrc,
+        compressedSize: size,
+        size,
+        zip64Sizes: settings.forceZip64 || (compress ? deflateBound(size) : size) >= U32_MAX,
         offset,
       };
       out.write(localHeader(item, settings));
-      out.write(data);
       for (const chunk of out.take()) yield chunk;
-      written.push(item);
-      settings.onProgress?.(index, bytes.length, true);
-      continue;
-    }
 
-    const { name, size, crc32: declaredCrc } = entry;
-    if (!Number.isSafeInteger(size) || size < 0) {
-      throw new RangeError(
-        `Cannot write zip: the size of ${JSON.stringify(name)} must be an integer >= 0`,
-      );
-    }
-    if (!Number.isInteger(declaredCrc) || declaredCrc < 0 || declaredCrc > U32_MAX) {
-      throw new RangeError(
-        `Cannot write zip: the CRC-32 of ${JSON.stringify(name)} must be a 32-bit unsigned integer`,
-      );
-    }
-    if (name.endsWith("/") && size > 0) {
-      throw new TypeError(
-        `Cannot write zip: the directory entry ${JSON.stringify(name)} has bytes`,
-      );
-    }
-    const compress = entry.compress === true && size > 0;
-    const item: Written = {
-      nameBytes,
-      flags: FLAG_UTF8 | (compress ? FLAG_DESCRIPTOR : 0),
-      method: compress ? METHOD_DEFLATED : METHOD_STORED,
-      crc: declaredCrc,
-      compressedSize: size,
-      size,
-      zip64Sizes: settings.forceZip64 || (compress ? deflateBound(size) : size) >= U32_MAX,
-      offset,
-    };
-    out.write(localHeader(item, settings));
-    for (const chunk of out.take()) yield chunk;
-
-    // Count and CRC the content as it passes, refusing the moment it outgrows its declaration.
-    let seen = 0;
-    let crc = 0;
-    if (!compress && settings.borrow) {
-      // Stored, for a consumer that is done with each chunk before the next: one reused buffer.
-      for await (const chunk of borrowChunks(entry.open(), size)) {
-        seen += chunk.length;
-        if (seen > size) throw changed(name);
-        crc = settings.digests.crc32(chunk, crc);
-        settings.onProgress?.(index, chunk.length, false);
-        out.write(chunk);
-        for (const ready of out.take()) yield ready;
+      // Count and CRC the content as it passes, refusing the moment it outgrows its declaration.
+      let seen = 0;
+      let crc = 0;
+      if (!compress && settings.borrow) {
+        // Stored, for a consumer that is done with each chunk before the next: one reused buffer.
+        for await (const chunk of borrowChunks(entry.open(), size)) {
+          seen += chunk.length;
+          if (seen > size) throw changed(name);
+          crc = settings.digests.crc32(chunk, crc);
+          settings.onProgress?.(index, chunk.length, false);
+          out.write(chunk);
+          for (const ready of out.take()) yield ready;
+        }
+        if (seen !== size || crc !== declaredCrc) throw changed(name);
+        written.push(item);
+        settings.onProgress?.(index, 0, true);
+        continue;
+      }
+      const check = new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          seen += chunk.length;
+          if (seen > size) throw changed(name);
+          crc = settings.digests.crc32(chunk, crc);
+          settings.onProgress?.(index, chunk.length, false);
+          controller.enqueue(chunk);
+        },
+        flush() {
+          if (seen !== size || crc !== declaredCrc) throw changed(name);
+        },
+      });
+      const content = entry.open().pipeThrough(check);
+      const reader = (compress ? content.pipeThrough(settings.deflater.deflateStream()) : content)
+        .getReader();
+      let emitted = 0;
+      let done = false;
+      try {
+        while (true) {
+          const result = await reader.read();
+          if (result.done) break;
+          emitted += result.value.length;
+          out.write(result.value);
+          for (const chunk of out.take()) yield chunk;
+        }
+        done = true;
+      } finally {
+        if (!done) await reader.cancel().catch(() => {});
       }
       if (seen !== size || crc !== declaredCrc) throw changed(name);
-      written.push(item);
-      settings.onProgress?.(index, 0, true);
-      continue;
-    }
-    const check = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        seen += chunk.length;
-        if (seen > size) throw changed(name);
-        crc = settings.digests.crc32(chunk, crc);
-        settings.onProgress?.(index, chunk.length, false);
-        controller.enqueue(chunk);
-      },
-      flush() {
-        if (seen !== size || crc !== declaredCrc) throw changed(name);
-      },
-    });
-    const content = entry.open().pipeThrough(check);
-    const reader = (compress ? content.pipeThrough(settings.deflater.deflateStream()) : content)
-      .getReader();
-    let emitted = 0;
-    let done = false;
-    try {
-      while (true) {
-        const result = await reader.read();
-        if (result.done) break;
-        emitted += result.value.length;
-        out.write(result.value);
+      if (compress) {
+        if (!item.zip64Sizes && emitted >= U32_MAX) {
+          throw new RangeError(
+            `Cannot write zip: ${JSON.stringify(name)} deflated to 4 GiB or more without ZIP64`,
+          );
+        }
+        item.compressedSize = emitted;
+        out.write(dataDescriptor(item));
         for (const chunk of out.take()) yield chunk;
       }
-      done = true;
-    } finally {
-      if (!done) await reader.cancel().catch(() => {});
+      written.push(item);
+      settings.onProgress?.(index, 0, true);
     }
-    if (seen !== size || crc !== declaredCrc) throw changed(name);
-    if (compress) {
-      if (!item.zip64Sizes && emitted >= U32_MAX) {
-        throw new RangeError(
-          `Cannot write zip: ${JSON.stringify(name)} deflated to 4 GiB or more without ZIP64`,
-        );
+    walked = true;
+  } finally {
+    // Stopped early (a bad entry, or the consumer is gone): the source may close what it holds.
+    if (!walked) {
+      try {
+        await iterator?.return?.();
+      } catch {
+        // The failure that stopped the walk is the one to report.
       }
-      item.compressedSize = emitted;
-      out.write(dataDescriptor(item));
-      for (const chunk of out.take()) yield chunk;
     }
-    written.push(item);
-    settings.onProgress?.(index, 0, true);
   }
 
   const clash = zipNameClash(names);

@@ -286,6 +286,60 @@ Deno.test("writeZip() stores in-memory entries that deflate does not shrink", as
   assert.deepEqual(archive.entries.map((e) => e.method), [0, 8, 0, 0]);
 });
 
+Deno.test("writeZip() takes entries from an array, a generator or an async one alike, and lets a source stopped early close", async () => {
+  const entries: ZipWriteEntry[] = [
+    { name: "a.txt", bytes: utf8("alpha ".repeat(40)) },
+    { name: "b.txt", bytes: utf8("beta") },
+    // Made already: written as given (a deflater here makes the same bytes).
+    {
+      name: "c.txt",
+      bytes: utf8("gamma ".repeat(40)),
+      deflated: await deflateRaw(utf8("gamma ".repeat(40))),
+    },
+  ];
+  const fromArray = await zip(entries);
+  assert.deepEqual(
+    await zip((function* () {
+      yield* entries;
+    })()),
+    fromArray,
+  );
+  assert.deepEqual(
+    await zip((async function* () {
+      yield* entries;
+    })()),
+    fromArray,
+  );
+
+  // A bad name part way: the writer refuses, and the generator's own cleanup runs.
+  for (
+    const make of [
+      function* (log: string[]) {
+        try {
+          yield entries[0]!;
+          yield { name: "../escape", bytes: utf8("x") };
+          yield entries[1]!;
+        } finally {
+          log.push("closed");
+        }
+      },
+      async function* (log: string[]) {
+        try {
+          yield entries[0]!;
+          yield { name: "../escape", bytes: utf8("x") };
+          yield entries[1]!;
+        } finally {
+          log.push("closed");
+        }
+      },
+    ]
+  ) {
+    const log: string[] = [];
+    await assert.rejects(zip(make(log)), /\.\./);
+    assert.deepEqual(log, ["closed"]);
+  }
+});
+
 Deno.test("writeZip() is pull-based: entries are opened only as output is read", async () => {
   const opened: string[] = [];
   const big = new Uint8Array(3 * MiB);
