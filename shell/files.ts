@@ -341,9 +341,10 @@ export interface WalkOptions {
    * Has a worker read the small files ahead, in order (see `read_ahead.ts`), once the walk has
    * found `from` of them and where the runtime has workers: it starts reading while the walk
    * goes on, and each `read()` then takes the bytes it read. With `deflate`, it deflates them
-   * too, with the core's encoder (each file's `deflated()` then gives what it made).
+   * too, with the core's encoder (each file's `deflated()` then gives what it made). `worker`
+   * is the worker module (tests pass their own).
    */
-  readAhead?: { from: number; deflate?: boolean };
+  readAhead?: { from: number; deflate?: boolean; worker?: URL };
 }
 
 /** The result of {@linkcode walkLuggage}. */
@@ -505,7 +506,12 @@ function earlyReader(options: WalkOptions["readAhead"]): {
     if (reader) {
       reader.add(paths.slice(sent), sizes.slice(sent));
     } else if (paths.length >= options!.from) {
-      reader = readAhead(paths, { sizes, deflate: options!.deflate === true, more: true });
+      reader = readAhead(paths, {
+        sizes,
+        deflate: options!.deflate === true,
+        more: true,
+        ...(options!.worker ? { worker: options!.worker } : {}),
+      });
       unavailable = reader === null; // no workers in this runtime
     } else {
       return;

@@ -235,3 +235,43 @@ Deno.test("luggage read ahead reads as luggage read here, starts once enough sma
     }
   });
 });
+
+Deno.test("a walk that fails after its worker has started stops the worker, and reports the path", async () => {
+  await inTempDir(async (dir) => {
+    Deno.mkdirSync(`${dir}/tree`);
+    for (let i = 0; i < 600; i++) Deno.writeTextFileSync(`${dir}/tree/f${i}.txt`, `${i}\n`);
+    // The worker starts with the tree (300 small files found); then the second path fails.
+    const worker = new URL("./_answering_worker.ts", import.meta.url);
+    const channel = new BroadcastChannel("taskpack-test-worker");
+    // Asked every 50 ms until it answers or `wait` ms pass (under `deno test`, a worker takes
+    // most of a second to load; a running one is waited for longer, so a slow machine does not
+    // fail the test, only makes a missed stop less likely to show).
+    const answers = (wait: number) =>
+      new Promise<boolean>((resolve) => {
+        const ask = setInterval(() => channel.postMessage("are you running?"), 50);
+        const give = (answer: boolean) => {
+          clearInterval(ask);
+          clearTimeout(timer);
+          resolve(answer);
+        };
+        const timer = setTimeout(() => give(false), wait);
+        channel.onmessage = () => give(true);
+      });
+    try {
+      // The probe itself: a worker left running answers.
+      const kept = walkLuggage([`${dir}/tree`], { readAhead: { from: 300, worker } });
+      assert.equal(await answers(10_000), true);
+      kept.close();
+      assert.equal(await answers(2000), false);
+
+      assert.throws(
+        () => walkLuggage([`${dir}/tree`, `${dir}/missing`], { readAhead: { from: 300, worker } }),
+        (error: { code?: string; path?: string }) =>
+          error.code === "ENOENT" && error.path === `${dir}/missing`,
+      );
+      assert.equal(await answers(2000), false, "the worker was stopped");
+    } finally {
+      channel.close();
+    }
+  });
+});
