@@ -53,6 +53,19 @@ export interface EntryRecord {
   where: string;
 }
 
+/** Reads exactly `target.length` bytes at `offset` into `target`, or fails. */
+export async function readExactInto(
+  source: ReadIntoSource,
+  offset: number,
+  target: Uint8Array,
+): Promise<void> {
+  try {
+    await source.readInto(offset, target);
+  } catch (error) {
+    throw new SourceFailure(error);
+  }
+}
+
 /** Reads exactly `length` bytes at `offset`, or fails. */
 export async function readExact(
   source: ByteSource,
@@ -82,12 +95,18 @@ export async function readExact(
  * the reader uses for stored entries, so that a reader bringing its own buffer (BYOB) gets the
  * bytes straight into it.
  */
-interface ReadIntoSource extends ByteSource {
+export interface ReadIntoSource extends ByteSource {
   /** Reads `target.length` bytes at `offset` into `target`. */
   readInto(offset: number, target: Uint8Array): Promise<void>;
 }
 
-function canReadInto(source: ByteSource): source is ReadIntoSource {
+/**
+ * Whether `source` can read into a buffer the caller gives.
+ *
+ * @param source The source.
+ * @returns True when it has `readInto`.
+ */
+export function canReadInto(source: ByteSource): source is ReadIntoSource {
   return typeof (source as Partial<ReadIntoSource>).readInto === "function";
 }
 

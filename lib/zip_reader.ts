@@ -25,7 +25,16 @@ import type { ByteSource } from "./source.ts";
 import { type Digests, portableDigests } from "./digests.ts";
 import type { Inflater } from "./deflate.ts";
 import { decodeUtf8Strict, readAllBytes } from "./_bytes.ts";
-import { type EntryRecord, openBody, readExact, SourceFailure, wholeBody } from "./_zip_body.ts";
+import {
+  canReadInto,
+  type EntryRecord,
+  openBody,
+  readExact,
+  readExactInto,
+  type ReadIntoSource,
+  SourceFailure,
+  wholeBody,
+} from "./_zip_body.ts";
 
 /** Limits an archive must keep within; each is checked before any entry is inflated. */
 export interface ZipLimits {
@@ -441,12 +450,34 @@ class Fields {
 class WindowReader {
   readonly #source: ByteSource;
   readonly #end: number;
+  readonly #reuse: boolean;
   #windowStart = 0;
   #window: Uint8Array = new Uint8Array(0);
 
-  constructor(source: ByteSource, end: number) {
+  /**
+   * @param reuse Read each window into the same buffer, where the source can read into one:
+   * what {@linkcode WindowReader.at} and {@linkcode WindowReader.bytes} give is then valid only
+   * until the next read (a pass that keeps nothing, and touches no new memory per window).
+   */
+  constructor(source: ByteSource, end: number, reuse = false) {
     this.#source = source;
     this.#end = end;
+    this.#reuse = reuse && canReadInto(source);
+  }
+
+  /**
+   * Bytes [offset, offset + length) when the window holds them already, else null: no read,
+   * no await (thousands of small records pay for each).
+   */
+  at(offset: number, length: number): Uint8Array | null {
+    const relative = offset - this.#windowStart;
+    if (
+      offset < 0 || offset + length > this.#end || relative < 0 ||
+      relative + length > this.#window.length
+    ) {
+      return null;
+    }
+    return this.#window.subarray(relative, relative + length);
   }
 
   /** Bytes [offset, offset + length), which must lie before `end`. */
@@ -454,12 +485,20 @@ class WindowReader {
     if (offset < 0 || offset + length > this.#end) {
       throw structure(where, `${what} runs past the end of its region (at offset ${offset})`);
     }
-    const relative = offset - this.#windowStart;
-    if (relative >= 0 && relative + length <= this.#window.length) {
-      return this.#window.subarray(relative, relative + length);
-    }
+    const held = this.at(offset, length);
+    if (held !== null) return held;
     const size = Math.min(this.#end - offset, Math.max(length, WINDOW));
-    this.#window = await readExact(this.#source, offset, size);
+    if (this.#reuse) {
+      const buffer = this.#window.buffer.byteLength >= size
+        ? new Uint8Array(this.#window.buffer, 0, size)
+        : new Uint8Array(Math.max(size, WINDOW)).subarray(0, size);
+      // Emptied first: should the read fail, nothing stale is served from it afterwards.
+      this.#window = new Uint8Array(0);
+      await readExactInto(this.#source as ReadIntoSource, offset, buffer);
+      this.#window = buffer;
+    } else {
+      this.#window = await readExact(this.#source, offset, size);
+    }
     this.#windowStart = offset;
     return this.#window.subarray(0, length);
   }
@@ -693,13 +732,15 @@ async function readCentralDirectory(
   limits: ZipLimits,
 ): Promise<EntryRecord[]> {
   const { count, cdOffset, cdEnd } = end;
-  const window = new WindowReader(source, cdEnd);
+  // Reused: each entry keeps a copy of its name, and nothing else of the window.
+  const window = new WindowReader(source, cdEnd, true);
   const records: EntryRecord[] = [];
   let totalSize = 0;
   let offset = cdOffset;
   for (let index = 0; index < count; index++) {
     let where = `central directory entry #${index}`;
-    const header = await window.bytes(offset, CENTRAL_HEADER, where, "the central directory entry");
+    const header = window.at(offset, CENTRAL_HEADER) ??
+      await window.bytes(offset, CENTRAL_HEADER, where, "the central directory entry");
     const h = new Fields(header, where);
     if (h.u32(0) !== SIG_CENTRAL) {
       throw structure(where, "the central directory entry has a bad signature");
@@ -716,12 +757,14 @@ async function readCentralDirectory(
     let diskStart = h.u16(34);
     const externalAttributes = h.u32(38);
     let localOffset = h.u32(42);
-    const variable = await window.bytes(
-      offset + CENTRAL_HEADER,
-      nameLength + extraLength + commentLength,
-      where,
-      "the central directory entry",
-    );
+    const variableLength = nameLength + extraLength + commentLength;
+    const variable = window.at(offset + CENTRAL_HEADER, variableLength) ??
+      await window.bytes(
+        offset + CENTRAL_HEADER,
+        variableLength,
+        where,
+        "the central directory entry",
+      );
     // Copy: the window is reused, and the entry outlives it.
     const nameBytes = variable.slice(0, nameLength);
     const extra = variable.subarray(nameLength, nameLength + extraLength);
@@ -884,7 +927,8 @@ async function checkLocalRecords(
   const order = [...records].sort((a, b) =>
     a.localOffset - b.localOffset || a.entry.index - b.entry.index
   );
-  const window = new WindowReader(source, cdOffset);
+  // Reused: this pass only checks, and keeps nothing of the window.
+  const window = new WindowReader(source, cdOffset, true);
   let expected = 0;
   for (let i = 0; i < order.length; i++) {
     const record = order[i]!;
@@ -899,7 +943,8 @@ async function checkLocalRecords(
           : "the entry overlaps the entry before it",
       );
     }
-    const header = await window.bytes(record.localOffset, LOCAL_HEADER, where, "the local header");
+    const header = window.at(record.localOffset, LOCAL_HEADER) ??
+      await window.bytes(record.localOffset, LOCAL_HEADER, where, "the local header");
     const h = new Fields(header, where);
     if (h.u32(0) !== SIG_LOCAL) throw structure(where, "the local header has a bad signature");
     const flags = h.u16(6);
@@ -909,12 +954,13 @@ async function checkLocalRecords(
     let size = h.u32(22);
     const nameLength = h.u16(26);
     const extraLength = h.u16(28);
-    const variable = await window.bytes(
-      record.localOffset + LOCAL_HEADER,
-      nameLength + extraLength,
-      where,
-      "the local header",
-    );
+    const variable = window.at(record.localOffset + LOCAL_HEADER, nameLength + extraLength) ??
+      await window.bytes(
+        record.localOffset + LOCAL_HEADER,
+        nameLength + extraLength,
+        where,
+        "the local header",
+      );
     if (!bytesEqual(variable.subarray(0, nameLength), record.nameBytes)) {
       throw structure(where, "the local header names a different file than the central directory");
     }

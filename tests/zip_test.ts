@@ -468,6 +468,72 @@ Deno.test("writeZip() and openZip() round-trip random entries", async () => {
   );
 });
 
+Deno.test("a source that reads into the reader's buffer reads as one that returns bytes, whole or damaged, across windows", async () => {
+  // Headers past the first 1 MiB window, and a central directory of many entries.
+  const base = await zip([
+    { name: "big-1.bin", bytes: randomBytes(900_000) },
+    ...Array.from(
+      { length: 40 },
+      (_, i) => ({ name: `small/${i}.txt`, bytes: utf8(`${i} `.repeat(i)) }),
+    ),
+    { name: "big-2.bin", bytes: randomBytes(700_000) },
+    streamed("tail.txt", utf8("tail ".repeat(300)), true),
+  ], { forceZip64: false });
+  const intoSource = (
+    bytes: Uint8Array,
+  ): ByteSource & { readInto(o: number, t: Uint8Array): Promise<void> } => ({
+    size: bytes.length,
+    read: (offset, length) => Promise.resolve(bytes.slice(offset, offset + length)),
+    readInto(offset, target) {
+      if (offset + target.length > bytes.length) {
+        return Promise.reject(new RangeError("past the end"));
+      }
+      target.set(bytes.subarray(offset, offset + target.length));
+      return Promise.resolve();
+    },
+  });
+  const outcome = async (source: ByteSource) => {
+    try {
+      const archive = await openZip(source);
+      return { entries: archive.entries, contents: await readAll(archive) };
+    } catch (error) {
+      return { error: String(error) };
+    }
+  };
+  const whole = await outcome(intoSource(base));
+  assert.ok("entries" in whole && whole.entries.length === 43);
+  assert.deepEqual(whole, await outcome(bytesSource(base)));
+  // A central directory of more than one window (12,000 names of 100 bytes and more).
+  const many = await zip(
+    Array.from({ length: 12_000 }, (_, i) => ({
+      name: `${"folder-".repeat(13)}/${i}.txt`,
+      bytes: utf8(String(i)),
+    })),
+  );
+  const manyRead = await outcome(intoSource(many));
+  assert.ok("entries" in manyRead && manyRead.entries.length === 12_000);
+  assert.deepEqual(manyRead, await outcome(bytesSource(many)));
+  // Damage anywhere, and mostly in the headers: the same reading, or the same refusal.
+  const headers = base.length - 2 * 1024;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(
+        fc.tuple(
+          fc.oneof(fc.nat(), fc.integer({ min: headers, max: base.length - 1 })),
+          fc.integer({ min: 0, max: 255 }),
+        ),
+        { minLength: 1, maxLength: 3 },
+      ),
+      async (edits) => {
+        const bytes = base.slice();
+        for (const [at, value] of edits) bytes[at % bytes.length] = value;
+        assert.deepEqual(await outcome(intoSource(bytes)), await outcome(bytesSource(bytes)));
+      },
+    ),
+    { numRuns: 150 },
+  );
+});
+
 Deno.test("openZip() refuses or reads every mutation of a valid archive, never crashing", async () => {
   const base = await zip([
     { name: "a.txt", bytes: utf8("hello ".repeat(100)) },
