@@ -16,8 +16,8 @@ import { assignAskIds, recordSentAsks } from "../lib/passport.ts";
 import { packWarnings } from "../lib/warnings.ts";
 import { checkFolderOf, walkLuggage } from "../shell/files.ts";
 import { progressLine } from "../shell/progress.ts";
-import { scanPool } from "../shell/scan_pool.ts";
-import { deflaterFor, digestsFor, MANY_SMALL_FILES } from "./codecs.ts";
+import { type ScanPool, scanPool } from "../shell/scan_pool.ts";
+import { type ClosableDeflater, deflaterFor, digestsFor, MANY_SMALL_FILES } from "./codecs.ts";
 import { targetEncoding, writePack } from "./convert.ts";
 import { actorName, machineName, now, openStore } from "./home.ts";
 import { EXIT, type Io, readJsonFile, UsageError } from "./io.ts";
@@ -122,8 +122,12 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
     onSkip: (path, reason) => io.err(`skipped ${path}: ${reason}\n`),
     readAhead: { from: MANY_SMALL_FILES, deflate: bag },
   });
+  const luggage = walked.luggage;
+  const packing = progressLine("packing", !flags.json);
+  const writing = progressLine("writing", !flags.json);
+  let deflater: ClosableDeflater | undefined;
+  let scans: ScanPool | undefined;
   try {
-    const luggage = walked.luggage;
     const object = buildPackObject(home, {
       kind,
       packedAt: now(),
@@ -142,79 +146,75 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
     const smallFiles = walked.readingAhead
       ? 0
       : luggage.filter((f) => f.size <= SMALL_DEFLATE).length;
-    const deflater = await deflaterFor(luggageBytes, smallFiles);
-    const scans = scanPool();
-    const packing = progressLine("packing", !flags.json);
-    const writing = progressLine("writing", !flags.json);
-    try {
-      // Refusals happen here, before anything is written or recorded.
-      const prepared = await preparePack(object, luggage, {
-        digests,
-        onProgress: packing.update,
-        scanner: scans.scanner,
-        ...(bag ? { deflater } : {}),
-      });
-      packing.done();
+    deflater = await deflaterFor(luggageBytes, smallFiles);
+    scans = scanPool();
 
-      // The home remembers the questions it sent, so the answers have somewhere to go (§4.3).
-      const sent = object.asks.filter((ask) => fresh.some((f) => f.id === ask.id));
-      const recorded = recordSentAsks(home, sent, basename(out));
-      const saved = recorded === home
-        ? home
-        : await store.save({ ...recorded, updated_at: now() }, home.version);
+    // Refusals happen here, before anything is written or recorded.
+    const prepared = await preparePack(object, luggage, {
+      digests,
+      onProgress: packing.update,
+      scanner: scans.scanner,
+      ...(bag ? { deflater } : {}),
+    });
+    packing.done();
 
-      const encoding = await writePack(prepared, out, {
-        deflater,
-        digests,
-        maxInline: flags.maxInline,
-        onProgress: writing.update,
-      });
-      writing.done();
-      const reply = {
-        ok: true,
-        pack: out,
-        encoding,
-        kind,
-        passport_id: saved.id,
-        state_version: saved.version,
-        digest: prepared.digest,
-        lineage: object.lineage,
-        ...(kind === "receipt" ? { answers: receiptTarget(object.lineage) } : {}),
-        asks: object.asks.length,
-        asks_recorded: sent.map((ask) => ask.id),
-        landing_checks: object.landing_checks.length,
-        luggage: prepared.luggage.map((file) => file.name),
-        sealed_facts: prepared.repairs.length,
-      };
-      if (flags.json) {
-        io.out(JSON.stringify(reply) + "\n");
-      } else {
+    // The home remembers the questions it sent, so the answers have somewhere to go (§4.3).
+    const sent = object.asks.filter((ask) => fresh.some((f) => f.id === ask.id));
+    const recorded = recordSentAsks(home, sent, basename(out));
+    const saved = recorded === home
+      ? home
+      : await store.save({ ...recorded, updated_at: now() }, home.version);
+
+    const encoding = await writePack(prepared, out, {
+      deflater,
+      digests,
+      maxInline: flags.maxInline,
+      onProgress: writing.update,
+    });
+    writing.done();
+    const reply = {
+      ok: true,
+      pack: out,
+      encoding,
+      kind,
+      passport_id: saved.id,
+      state_version: saved.version,
+      digest: prepared.digest,
+      lineage: object.lineage,
+      ...(kind === "receipt" ? { answers: receiptTarget(object.lineage) } : {}),
+      asks: object.asks.length,
+      asks_recorded: sent.map((ask) => ask.id),
+      landing_checks: object.landing_checks.length,
+      luggage: prepared.luggage.map((file) => file.name),
+      sealed_facts: prepared.repairs.length,
+    };
+    if (flags.json) {
+      io.out(JSON.stringify(reply) + "\n");
+    } else {
+      io.out(
+        `wrote ${out} (${kind}, ${encoding}) from ${saved.id}; pack digest sha256:${prepared.digest}\n`,
+      );
+      if (kind === "receipt") {
         io.out(
-          `wrote ${out} (${kind}, ${encoding}) from ${saved.id}; pack digest sha256:${prepared.digest}\n`,
+          `  it answers ${reply.answers}: land it there with  taskpack land <file> --into ${reply.answers}\n`,
         );
-        if (kind === "receipt") {
-          io.out(
-            `  it answers ${reply.answers}: land it there with  taskpack land <file> --into ${reply.answers}\n`,
-          );
-        }
-        if (sent.length) {
-          io.out(`  recorded ${sent.length} ask(s) at home: ${sent.map((a) => a.id).join(", ")}\n`);
-        }
-        if (prepared.repairs.length) {
-          io.out(
-            `  sealed ${prepared.repairs.length} machine-scoped fact(s): they travel as "re-verify"\n`,
-          );
-        }
-        if (luggage.length) io.out(`  luggage: ${luggage.length} file(s)\n`);
       }
-      return EXIT.ok;
-    } finally {
-      packing.done();
-      writing.done();
-      deflater.close();
-      scans.close();
+      if (sent.length) {
+        io.out(`  recorded ${sent.length} ask(s) at home: ${sent.map((a) => a.id).join(", ")}\n`);
+      }
+      if (prepared.repairs.length) {
+        io.out(
+          `  sealed ${prepared.repairs.length} machine-scoped fact(s): they travel as "re-verify"\n`,
+        );
+      }
+      if (luggage.length) io.out(`  luggage: ${luggage.length} file(s)\n`);
     }
+    return EXIT.ok;
   } finally {
+    packing.done();
+    writing.done();
+    deflater?.close();
+    scans?.close();
     walked.close();
   }
 }

@@ -372,7 +372,7 @@ export function walkLuggage(paths: readonly string[], options: WalkOptions = {})
   const found: Found[] = [];
   const early = earlyReader(options.readAhead);
   try {
-    walkPaths(paths, found, early.found);
+    walkPaths(paths, found, early);
     early.end();
   } catch (error) {
     early.close();
@@ -438,12 +438,14 @@ export function luggageFromPaths(
   }
 }
 
-/** Walks `paths` into `found`, telling `onSmall` of each small file as it is found. */
-function walkPaths(
-  paths: readonly string[],
-  found: Found[],
-  onSmall: (absolute: string, size: number, folderDone: boolean) => void,
-): void {
+/** What a walk tells as it goes: each small file found, and the end of each folder. */
+interface WalkListener {
+  small(absolute: string, size: number): void;
+  folderDone(): void;
+}
+
+/** Walks `paths` into `found`, telling `listener` of small files and folders as it goes. */
+function walkPaths(paths: readonly string[], found: Found[], listener: WalkListener): void {
   const walkFolder = (absolute: string, name: string): void => {
     const entries = list(absolute);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -466,12 +468,12 @@ function walkPaths(
         walkFolder(child, childName);
       } else if (info.isFile) {
         found.push({ kind: "file", absolute: child, name: childName, size: info.size });
-        if (info.size <= SMALL_FILE) onSmall(child, info.size, false);
+        if (info.size <= SMALL_FILE) listener.small(child, info.size);
       } else {
         found.push({ kind: "skip", absolute: child, reason: "not a regular file or folder" });
       }
     }
-    onSmall("", 0, true);
+    listener.folderDone();
   };
   for (const path of paths) {
     const absolute = absolutePath(path);
@@ -479,7 +481,7 @@ function walkPaths(
     const name = basename(absolute);
     if (info.isFile) {
       found.push({ kind: "file", absolute, name, size: info.size });
-      if (info.size <= SMALL_FILE) onSmall(absolute, info.size, false);
+      if (info.size <= SMALL_FILE) listener.small(absolute, info.size);
     } else if (info.isDirectory) walkFolder(absolute, name);
     else found.push({ kind: "skip", absolute, reason: "not a regular file or folder" });
   }
@@ -490,8 +492,7 @@ function walkPaths(
  * then told of the rest at the end of each folder (or every {@linkcode HAND_OVER} files), so
  * that it reads while the walk goes on.
  */
-function earlyReader(options: WalkOptions["readAhead"]): {
-  found(absolute: string, size: number, folderDone: boolean): void;
+function earlyReader(options: WalkOptions["readAhead"]): WalkListener & {
   end(): void;
   close(): void;
   readonly reader: ReadAhead | null;
@@ -519,14 +520,13 @@ function earlyReader(options: WalkOptions["readAhead"]): {
     sent = paths.length;
   };
   return {
-    found(absolute, size, folderDone) {
+    small(absolute, size) {
       if (unavailable) return;
-      if (!folderDone) {
-        paths.push(absolute);
-        sizes.push(size);
-      }
-      if (folderDone || paths.length - sent >= HAND_OVER) send();
+      paths.push(absolute);
+      sizes.push(size);
+      if (paths.length - sent >= HAND_OVER) send();
     },
+    folderDone: () => send(),
     end() {
       send();
       reader?.end();
