@@ -419,25 +419,6 @@ export function walkLuggage(paths: readonly string[], options: WalkOptions = {})
   return { luggage, readingAhead: early.reader !== null, close: early.close };
 }
 
-/**
- * Luggage from paths given on a command line, read on this thread: {@linkcode walkLuggage}
- * without a worker.
- *
- * @param paths Files and folders.
- * @param onSkip Told about every entry that was skipped, and why.
- * @returns The luggage, in order.
- */
-export function luggageFromPaths(
-  paths: readonly string[],
-  onSkip: (path: string, reason: string) => void = () => {},
-): Promise<Luggage[]> {
-  try {
-    return Promise.resolve(walkLuggage(paths, { onSkip }).luggage);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
 /** What a walk tells as it goes: each small file found, and the end of each folder. */
 interface WalkListener {
   small(absolute: string, size: number): void;

@@ -20,8 +20,8 @@ import {
 import { deflatePool } from "../shell/deflate_pool.ts";
 import {
   fileStream,
-  luggageFromPaths,
   openFileSource,
+  walkLuggage,
   writeFileAtomic,
   writeNewFile,
 } from "../shell/files.ts";
@@ -238,7 +238,7 @@ Deno.test("the file layer: folders in order, block-cached reads, small files, ne
     await Deno.writeFile(join(dir, "tree/big.bin"), big);
     await Deno.symlink(join(dir, "tree/a.txt"), join(dir, "tree/link"));
     const skipped: string[] = [];
-    const luggage = await luggageFromPaths([join(dir, "tree")], (path) => skipped.push(path));
+    const { luggage } = walkLuggage([join(dir, "tree")], { onSkip: (path) => skipped.push(path) });
     assert.deepEqual(luggage.map((f) => [f.name, f.size]), [
       ["tree/a.txt", 1],
       ["tree/b/c/z.txt", 2],
@@ -253,7 +253,7 @@ Deno.test("the file layer: folders in order, block-cached reads, small files, ne
       (await streamBytes(fileStream(join(dir, "tree/big.bin"), 200_000))).length,
       200_010,
     );
-    await assert.rejects(luggageFromPaths([join(dir, "missing")]), { code: "ENOENT" });
+    assert.throws(() => walkLuggage([join(dir, "missing")]), { code: "ENOENT" });
 
     const source = await openFileSource(join(dir, "tree/big.bin"));
     try {
@@ -291,7 +291,7 @@ Deno.test("writing into a sink gives the stream's bytes, stored luggage read thr
     const random = new Uint8Array(3 * (1 << 20) + 17).map(() => next(256));
     await Deno.writeFile(join(dir, "random.bin"), random);
     await Deno.writeTextFile(join(dir, "note.txt"), "short note\n");
-    const luggage = await luggageFromPaths([join(dir, "random.bin"), join(dir, "note.txt")]);
+    const { luggage } = walkLuggage([join(dir, "random.bin"), join(dir, "note.txt")]);
     const object = buildPackObject({ id: "TP-9CB7-J5MK", version: 1 }, {
       packedAt: "2026-12-02T16:46:10Z",
       machine: "vm",

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { readAhead } from "../shell/read_ahead.ts";
 import { deflateRawSmall } from "../lib/_deflate_raw.ts";
 import { SMALL_DEFLATE } from "../lib/deflate.ts";
-import { luggageFromPaths, walkLuggage } from "../shell/files.ts";
+import { walkLuggage } from "../shell/files.ts";
 import { inTempDir } from "./_helpers.ts";
 
 Deno.test("files taken in order are the files' bytes (and deflated, when asked), whatever their sizes, and whatever size was expected", async () => {
@@ -197,7 +197,7 @@ Deno.test("luggage read ahead reads as luggage read here, starts once enough sma
       Deno.writeTextFileSync(`${dir}/tree/d${i % 3}/f${i}.txt`, `content ${i}\n`.repeat(i % 7));
     }
     Deno.writeFileSync(`${dir}/tree/big.bin`, new Uint8Array(100_000).fill(9));
-    const here = await luggageFromPaths([`${dir}/tree`]);
+    const here = walkLuggage([`${dir}/tree`]).luggage;
     const expected = await Promise.all(
       here.map((file) => file.read ? file.read() : new Response(file.open()).bytes()),
     );
