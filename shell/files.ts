@@ -109,8 +109,9 @@ export function readWholeSync(path: string): Uint8Array {
  * Reads a file into `target`, synchronously: up to `target.length` bytes, from the start. A
  * file whose size is known is read with three calls (open, read, close) rather than the six
  * of reading it whole; give a target one byte longer than the size expected, and a file that
- * grew shows as having filled it. It is one read: a regular file gives all that was asked for
- * unless it ends first, so asking again would only confirm the end.
+ * grew shows as having filled it. A read that gives the size expected (or more) is taken as
+ * the whole file, as it is for a regular file, rather than asking again only to hear it ended;
+ * a shorter one (a file that shrank, or a file system that reads in pieces) is followed by more.
  *
  * @param path The file.
  * @param target Where its bytes go.
@@ -122,17 +123,38 @@ export function readIntoSync(path: string, target: Uint8Array): number {
     // Deno's own calls, without the wrapper: thousands of small files are read this way.
     const file = attempt(path, () => deno.openSync(path));
     try {
-      return attempt(path, () => file.readSync(target) ?? 0);
+      return readUntilExpected(target, (view) => attempt(path, () => file.readSync(view) ?? 0));
     } finally {
       file.close();
     }
   }
   const file = openFile(path, "read");
   try {
-    return attempt(path, () => file.read(target, null));
+    return readUntilExpected(target, (view) => attempt(path, () => file.read(view, null)));
   } finally {
     file.close();
   }
+}
+
+/**
+ * Reads into `target` until the source ends or `target` holds at least the size expected (its
+ * length - 1): one read for a regular file of that size, more where a read gives less.
+ *
+ * @param target Where the bytes go, one byte longer than the size expected.
+ * @param read Reads into a view, returning how many bytes it put there (0 at the end).
+ * @returns How many bytes were read.
+ */
+export function readUntilExpected(
+  target: Uint8Array,
+  read: (view: Uint8Array) => number,
+): number {
+  let done = 0;
+  do {
+    const got = read(target.subarray(done));
+    if (got === 0) break;
+    done += got;
+  } while (done < target.length - 1);
+  return done;
 }
 
 function list(path: string): { name: string; kind: Kind }[] {

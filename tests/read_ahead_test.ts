@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { readAhead } from "../shell/read_ahead.ts";
 import { deflateRawSmall } from "../lib/_deflate_raw.ts";
 import { SMALL_DEFLATE } from "../lib/deflate.ts";
-import { walkLuggage } from "../shell/files.ts";
+import { readUntilExpected, walkLuggage } from "../shell/files.ts";
 import { inTempDir } from "./_helpers.ts";
 
 Deno.test("files taken in order are the files' bytes (and deflated, when asked), whatever their sizes, and whatever size was expected", async () => {
@@ -274,4 +274,40 @@ Deno.test("a walk that fails after its worker has started stops the worker, and 
       channel.close();
     }
   });
+});
+
+Deno.test("a file of known size is read in one read when it has that size, and read on when a read gives less", () => {
+  fc.assert(
+    fc.property(
+      fc.uint8Array({ maxLength: 200 }),
+      fc.integer({ min: 0, max: 220 }),
+      fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 8 }),
+      fc.boolean(),
+      (content, expected, pieces, whole) => {
+        // A regular file gives all that is asked for (whole); another source may give less.
+        let at = 0;
+        let reads = 0;
+        const read = (view: Uint8Array) => {
+          const limit = whole ? view.length : pieces[reads % pieces.length]!;
+          const n = Math.min(view.length, limit, content.length - at);
+          view.set(content.subarray(at, at + n));
+          at += n;
+          reads++;
+          return n;
+        };
+        const target = new Uint8Array(expected + 1);
+        const got = readUntilExpected(target, read);
+        assert.deepEqual(target.subarray(0, got), content.subarray(0, got));
+        if (content.length < expected) {
+          assert.equal(got, content.length); // it shrank: read to its end
+        } else {
+          assert.ok(got >= expected && got <= Math.min(content.length, expected + 1));
+          if (whole) assert.equal(got, Math.min(content.length, expected + 1)); // grew: it shows
+        }
+        // One read, unless it gave less than expected: then one more to hear the file ended.
+        if (whole) assert.equal(reads, content.length >= expected || content.length === 0 ? 1 : 2);
+      },
+    ),
+    { numRuns: 3000 },
+  );
 });
