@@ -253,6 +253,64 @@ const AHEAD_ENTRIES = 32;
 /** ...and at most this many bytes. */
 const AHEAD_BYTES = 4 << 20;
 
+/**
+ * With the entries in hand (an array), in-memory ones are deflated a few ahead of the one being
+ * written (a deflater with more than one core works on several at once); each is still written
+ * in order. Entries that come with their deflated bytes made already need none of it.
+ */
+class DeflateAhead {
+  readonly #list: readonly ZipWriteEntry[] | null;
+  readonly #deflater: Deflater;
+  readonly #started = new Map<number, Promise<Uint8Array>>();
+  #startedBytes = 0;
+  #upTo = 0;
+
+  constructor(list: readonly ZipWriteEntry[] | null, deflater: Deflater) {
+    this.#list = list;
+    this.#deflater = deflater;
+  }
+
+  /** Entry `index` deflated (begun now, if it was not yet), and the next few begun. */
+  deflated(index: number, entry: ZipMemoryEntry): Promise<Uint8Array> | Uint8Array {
+    const started = this.#started.get(index);
+    if (started !== undefined) {
+      this.#started.delete(index);
+      this.#startedBytes -= entry.bytes.length;
+    }
+    this.#startFrom(index + 1);
+    return started ?? this.#begin(entry);
+  }
+
+  #begin(entry: ZipMemoryEntry): Promise<Uint8Array> | Uint8Array {
+    const begun = entry.deflated ?? this.#deflater.deflate(entry.bytes);
+    if (begun instanceof Promise) begun.catch(() => {}); // awaited when its entry is written
+    return begun;
+  }
+
+  #startFrom(from: number): void {
+    const list = this.#list;
+    if (list === null) return;
+    this.#upTo = Math.max(this.#upTo, from);
+    while (
+      this.#upTo < list.length && this.#upTo < from + AHEAD_ENTRIES &&
+      this.#startedBytes < AHEAD_BYTES
+    ) {
+      const next = list[this.#upTo];
+      if (
+        next && "bytes" in next && next.bytes instanceof Uint8Array && next.bytes.length > 0 &&
+        !(next.deflated instanceof Uint8Array)
+      ) {
+        const begun = this.#begin(next);
+        if (begun instanceof Promise) {
+          this.#started.set(this.#upTo, begun);
+          this.#startedBytes += next.bytes.length;
+        }
+      }
+      this.#upTo++;
+    }
+  }
+}
+
 /** What the central directory needs to know about a written entry. */
 interface Written {
   nameBytes: Uint8Array;
@@ -362,37 +420,8 @@ async function* produce(
   const out = new Output();
   const written: Written[] = [];
   const names: string[] = [];
-  // With the entries in hand, in-memory ones are deflated a few ahead (a deflater with more
-  // than one core works on several at once); each is still written in order.
   const list = Array.isArray(entries) ? entries as readonly ZipWriteEntry[] : null;
-  const ahead = new Map<number, Promise<Uint8Array>>();
-  let aheadBytes = 0;
-  let aheadUpTo = 0;
-  const deflateEntry = (entry: ZipMemoryEntry): Promise<Uint8Array> | Uint8Array => {
-    const started = entry.deflated ?? settings.deflater.deflate(entry.bytes);
-    if (started instanceof Promise) started.catch(() => {}); // awaited when its entry is written
-    return started;
-  };
-  const deflateAhead = (from: number) => {
-    if (list === null) return;
-    aheadUpTo = Math.max(aheadUpTo, from);
-    while (
-      aheadUpTo < list.length && aheadUpTo < from + AHEAD_ENTRIES && aheadBytes < AHEAD_BYTES
-    ) {
-      const next = list[aheadUpTo];
-      if (
-        next && "bytes" in next && next.bytes instanceof Uint8Array && next.bytes.length > 0 &&
-        !(next.deflated instanceof Uint8Array)
-      ) {
-        const started = deflateEntry(next);
-        if (started instanceof Promise) {
-          ahead.set(aheadUpTo, started);
-          aheadBytes += next.bytes.length;
-        }
-      }
-      aheadUpTo++;
-    }
-  };
+  const ahead = new DeflateAhead(list, settings.deflater);
   // An array is walked without an await per entry (thousands of small ones would pay for it).
   const iterator = list === null
     ? (Symbol.asyncIterator in entries
@@ -425,20 +454,8 @@ async function* produce(
           );
         }
         const crc = settings.digests.crc32(bytes, 0);
-        let pending: Promise<Uint8Array> | Uint8Array | undefined = ahead.get(index);
-        if (pending !== undefined) {
-          ahead.delete(index);
-          aheadBytes -= bytes.length;
-        }
-        if (bytes.length > 0) {
-          deflateAhead(index + 1);
-          pending ??= deflateEntry(entry);
-        }
-        const deflated = pending === undefined
-          ? bytes
-          : pending instanceof Uint8Array
-          ? pending
-          : await pending;
+        const pending = bytes.length > 0 ? ahead.deflated(index, entry) : bytes;
+        const deflated = pending instanceof Uint8Array ? pending : await pending;
         const useDeflate = deflated.length < bytes.length;
         const data = useDeflate ? deflated : bytes;
         const item: Written = {
