@@ -384,12 +384,12 @@ export function scanCredentials(
  * @example Usage
  * ```ts
  * import { findCredential } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const key = ["sk", "ant", "api03"].join("-") + "-" + "x".repeat(40);
  * const finding = findCredential(`ANTHROPIC_API_KEY=${key}\n`);
- * assert.deepEqual(finding, { rule: "credential", kind: "anthropic-key", index: 18 });
- * assert.equal(findCredential("sha256 " + "0123456789abcdef".repeat(4)), null);
+ * assertEquals(finding, { rule: "credential", kind: "anthropic-key", index: 18 });
+ * assertEquals(findCredential("sha256 " + "0123456789abcdef".repeat(4)), null);
  * ```
  */
 export function findCredential(text: string): Finding | null {

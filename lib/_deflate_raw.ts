@@ -758,17 +758,17 @@ function compressSegment(data: Uint8Array, from: number, to: number, final: bool
  * @example Usage
  * ```ts
  * import { deflateRawSmall } from "./_deflate_raw.ts";
- * import assert from "node:assert/strict";
+ * import { assert, assertEquals } from "@std/assert";
  *
  * const text = new TextEncoder().encode("to be or not to be, ".repeat(50));
  * const packed = deflateRawSmall(text);
- * assert.ok(packed.length < 60);
- * assert.deepEqual(deflateRawSmall(text), packed);
+ * assert(packed.length < 60);
+ * assertEquals(deflateRawSmall(text), packed);
  *
  * // Any raw DEFLATE inflater reads it, the platform's own included.
  * const inflated = new Blob([packed.slice()]).stream()
  *   .pipeThrough(new DecompressionStream("deflate-raw"));
- * assert.deepEqual(await new Response(inflated).bytes(), text);
+ * assertEquals(await new Response(inflated).bytes(), text);
  * ```
  */
 export function deflateRawSmall(bytes: Uint8Array): Uint8Array {

@@ -2,8 +2,8 @@
 // This module is browser compatible.
 /**
  * A one-shot, strict raw DEFLATE (RFC 1951) decoder in plain TypeScript, for small ZIP
- * entries. `node:zlib` under Deno pays a fixed cost per call in its compatibility layer, and
- * `DecompressionStream` is asynchronous and costlier still; this decodes a 1 KiB entry in a
+ * entries. Node's zlib binding under Deno pays a fixed cost per call in its compatibility layer,
+ * and `DecompressionStream` is asynchronous and costlier still; this decodes a 1 KiB entry in a
  * few microseconds, synchronously, with nothing but typed arrays.
  *
  * It accepts and refuses what zlib's `inflate` does (lone one-bit codes included), and names
@@ -321,14 +321,14 @@ function readCodes(data: Uint8Array, start: number, bits: number, count: number)
  * @example Usage
  * ```ts
  * import { inflateRawStrict } from "./_inflate_raw.ts";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * // "hello" as one fixed-Huffman block.
  * const packed = new Uint8Array([0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00]);
- * assert.deepEqual(inflateRawStrict(packed, 5), { bytes: new TextEncoder().encode("hello") });
- * assert.deepEqual(inflateRawStrict(packed, 4), { problem: "too-large" });
- * assert.deepEqual(inflateRawStrict(new Uint8Array([...packed, 0]), 5), { problem: "trailing" });
- * assert.deepEqual(inflateRawStrict(packed.subarray(0, 6), 5), { problem: "corrupt" });
+ * assertEquals(inflateRawStrict(packed, 5), { bytes: new TextEncoder().encode("hello") });
+ * assertEquals(inflateRawStrict(packed, 4), { problem: "too-large" });
+ * assertEquals(inflateRawStrict(new Uint8Array([...packed, 0]), 5), { problem: "trailing" });
+ * assertEquals(inflateRawStrict(packed.subarray(0, 6), 5), { problem: "corrupt" });
  * ```
  */
 export function inflateRawStrict(

@@ -262,11 +262,11 @@ export class TranscriptTracker {
  * @example Usage
  * ```ts
  * import { findTranscript } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const chat = "User: is the build green?\nAssistant: yes, on my machine.\n";
- * assert.deepEqual(findTranscript(chat), { rule: "transcript", kind: "role-lines", index: 0 });
- * assert.equal(findTranscript("The user asked the assistant to retry.\nuser: alice\n"), null);
+ * assertEquals(findTranscript(chat), { rule: "transcript", kind: "role-lines", index: 0 });
+ * assertEquals(findTranscript("The user asked the assistant to retry.\nuser: alice\n"), null);
  * ```
  */
 export function findTranscript(text: string): Finding | null {
@@ -314,7 +314,7 @@ function childPath(path: string, key: string): string {
  * @example Usage
  * ```ts
  * import { findTranscriptInValue } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const pack = {
  *   passport: {
@@ -324,11 +324,11 @@ function childPath(path: string, key: string): string {
  *     ],
  *   },
  * };
- * assert.deepEqual(findTranscriptInValue(pack), {
+ * assertEquals(findTranscriptInValue(pack), {
  *   path: "passport.history",
  *   finding: { rule: "transcript", kind: "message-array", index: 0 },
  * });
- * assert.equal(findTranscriptInValue({ role: "user", content: "one message" }), null);
+ * assertEquals(findTranscriptInValue({ role: "user", content: "one message" }), null);
  * ```
  */
 export function findTranscriptInValue(

@@ -38,9 +38,9 @@ import { type Luggage, luggageFromBytes } from "./source.ts";
  * @example Usage
  * ```ts
  * import { TASKPACK_A2A_EXTENSION_URI } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(TASKPACK_A2A_EXTENSION_URI, "https://taskpack.org/a2a/ext/taskpack/v1");
+ * assertEquals(TASKPACK_A2A_EXTENSION_URI, "https://taskpack.org/a2a/ext/taskpack/v1");
  * ```
  */
 export const TASKPACK_A2A_EXTENSION_URI = "https://taskpack.org/a2a/ext/taskpack/v1";
@@ -51,10 +51,10 @@ export const TASKPACK_A2A_EXTENSION_URI = "https://taskpack.org/a2a/ext/taskpack
  * @example Usage
  * ```ts
  * import { A2A_EXTENSIONS_HEADER } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const headers = new Headers({ [A2A_EXTENSIONS_HEADER]: "https://taskpack.org/a2a/ext/taskpack/v1" });
- * assert.equal(headers.get("a2a-extensions"), "https://taskpack.org/a2a/ext/taskpack/v1");
+ * assertEquals(headers.get("a2a-extensions"), "https://taskpack.org/a2a/ext/taskpack/v1");
  * ```
  */
 export const A2A_EXTENSIONS_HEADER = "A2A-Extensions";
@@ -65,10 +65,10 @@ export const A2A_EXTENSIONS_HEADER = "A2A-Extensions";
  * @example Usage
  * ```ts
  * import { TASKPACK_MEDIA_TYPES } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(TASKPACK_MEDIA_TYPES.bag, "application/vnd.taskpack+zip");
- * assert.equal(TASKPACK_MEDIA_TYPES.flat, "application/vnd.taskpack+json");
+ * assertEquals(TASKPACK_MEDIA_TYPES.bag, "application/vnd.taskpack+zip");
+ * assertEquals(TASKPACK_MEDIA_TYPES.flat, "application/vnd.taskpack+json");
  * ```
  */
 export const TASKPACK_MEDIA_TYPES: {
@@ -124,12 +124,12 @@ export interface TaskPackAgentExtension extends A2AAgentExtension {
  * @example Usage
  * ```ts
  * import { MAX_INLINE_ATTACHMENT_BYTES, TASKPACK_A2A_EXTENSION } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(TASKPACK_A2A_EXTENSION.uri, "https://taskpack.org/a2a/ext/taskpack/v1");
- * assert.equal(TASKPACK_A2A_EXTENSION.required, false);
- * assert.deepEqual(TASKPACK_A2A_EXTENSION.params.file_endings, [".taskpack", ".taskpack.json"]);
- * assert.equal(
+ * assertEquals(TASKPACK_A2A_EXTENSION.uri, "https://taskpack.org/a2a/ext/taskpack/v1");
+ * assertEquals(TASKPACK_A2A_EXTENSION.required, false);
+ * assertEquals(TASKPACK_A2A_EXTENSION.params.file_endings, [".taskpack", ".taskpack.json"]);
+ * assertEquals(
  *   TASKPACK_A2A_EXTENSION.params.max_inline_attachment_bytes,
  *   MAX_INLINE_ATTACHMENT_BYTES,
  * );
@@ -205,20 +205,20 @@ export type WithTaskPackExtension<T> = T & {
  * @example Usage
  * ```ts
  * import { TASKPACK_A2A_EXTENSION_URI, withTaskPackExtension } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const card = {
  *   name: "release bot",
  *   capabilities: { streaming: true, extensions: [{ uri: "https://example.com/ext/other/v1" }] },
  * };
  * const declared = withTaskPackExtension(card);
- * assert.deepEqual(declared.capabilities.extensions.map((e) => e.uri), [
+ * assertEquals(declared.capabilities.extensions.map((e) => e.uri), [
  *   "https://example.com/ext/other/v1",
  *   TASKPACK_A2A_EXTENSION_URI,
  * ]);
- * assert.equal(declared.capabilities.streaming, true);
- * assert.equal(card.capabilities.extensions.length, 1); // the input is untouched
- * assert.equal(withTaskPackExtension(declared).capabilities.extensions.length, 2);
+ * assertEquals(declared.capabilities.streaming, true);
+ * assertEquals(card.capabilities.extensions.length, 1); // the input is untouched
+ * assertEquals(withTaskPackExtension(declared).capabilities.extensions.length, 2);
  * ```
  */
 export function withTaskPackExtension<T extends A2AAgentCard>(
@@ -258,14 +258,14 @@ export interface ExtensionNegotiation {
  * @example Usage
  * ```ts
  * import { negotiateExtensions, TASKPACK_A2A_EXTENSION_URI } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const asked = negotiateExtensions(
  *   "https://example.com/ext/other/v2 ,  HTTPS://TASKPACK.ORG/a2a/ext/taskpack/v1",
  * );
- * assert.deepEqual(asked, { activated: true, responseHeader: TASKPACK_A2A_EXTENSION_URI });
- * assert.deepEqual(negotiateExtensions(null), { activated: false, responseHeader: null });
- * assert.equal(negotiateExtensions("https://example.com/ext/other/v2").activated, false);
+ * assertEquals(asked, { activated: true, responseHeader: TASKPACK_A2A_EXTENSION_URI });
+ * assertEquals(negotiateExtensions(null), { activated: false, responseHeader: null });
+ * assertEquals(negotiateExtensions("https://example.com/ext/other/v2").activated, false);
  * ```
  */
 export function negotiateExtensions(requestHeader: string | null): ExtensionNegotiation {
@@ -322,7 +322,7 @@ export interface LineageFromTask {
  * @example Usage
  * ```ts
  * import { taskToLineage } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals, assertMatch } from "@std/assert";
  *
  * const task = {
  *   id: "TP-9CB7-J5MK",
@@ -330,16 +330,16 @@ export interface LineageFromTask {
  *   history: [{ role: "ROLE_USER", parts: [{ text: "hi" }] }],
  * };
  * const mapped = taskToLineage(task);
- * assert.deepEqual(mapped.lineage, {
+ * assertEquals(mapped.lineage, {
  *   root_id: "TP-9CB7-J5MK",
  *   from_version: 1,
  *   chain: ["TP-9CB7-J5MK@2", "TP-2222-3333@1"],
  * });
- * assert.match(mapped.ignored[0]!, /^history: 1 message/);
+ * assertMatch(mapped.ignored[0]!, /^history: 1 message/);
  *
  * const foreign = taskToLineage({ id: "0b0e…", contextId: "5f2d…" });
- * assert.equal(foreign.lineage, null);
- * assert.match(foreign.problem!, /not a TaskPack chain/);
+ * assertEquals(foreign.lineage, null);
+ * assertMatch(foreign.problem!, /not a TaskPack chain/);
  * ```
  */
 export function taskToLineage(task: A2ATaskIdentity): LineageFromTask {
@@ -391,7 +391,7 @@ export function taskToLineage(task: A2ATaskIdentity): LineageFromTask {
  * @example Usage
  * ```ts
  * import { lineageToTask, taskToLineage } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals, assertThrows } from "@std/assert";
  *
  * const lineage = {
  *   root_id: "TP-9CB7-J5MK",
@@ -399,9 +399,9 @@ export function taskToLineage(task: A2ATaskIdentity): LineageFromTask {
  *   chain: ["TP-9CB7-J5MK@2", "TP-2222-3333@1"],
  * };
  * const task = lineageToTask(lineage);
- * assert.deepEqual(task, { id: "TP-9CB7-J5MK", contextId: "TP-9CB7-J5MK@2,TP-2222-3333@1" });
- * assert.deepEqual(taskToLineage(task).lineage, lineage);
- * assert.throws(() => lineageToTask({ ...lineage, from_version: 7 }), TypeError);
+ * assertEquals(task, { id: "TP-9CB7-J5MK", contextId: "TP-9CB7-J5MK@2,TP-2222-3333@1" });
+ * assertEquals(taskToLineage(task).lineage, lineage);
+ * assertThrows(() => lineageToTask({ ...lineage, from_version: 7 }), TypeError);
  * ```
  */
 export function lineageToTask(lineage: Lineage): { id: string; contextId: string } {
@@ -464,10 +464,10 @@ export interface A2AArtifact {
  * @example Usage
  * ```ts
  * import { A2A_ARTIFACT_INDEX, artifactsToLuggage } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const { luggage } = artifactsToLuggage([{ artifactId: "a", parts: [{ text: "hi" }] }]);
- * assert.equal(luggage[0]!.name, A2A_ARTIFACT_INDEX);
+ * assertEquals(luggage[0]!.name, A2A_ARTIFACT_INDEX);
  * ```
  */
 export const A2A_ARTIFACT_INDEX = "a2a.json";
@@ -477,10 +477,10 @@ export const A2A_ARTIFACT_INDEX = "a2a.json";
  * @example Usage
  * ```ts
  * import { A2A_ARTIFACT_FOLDER, artifactsToLuggage } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const { luggage } = artifactsToLuggage([{ artifactId: "a", parts: [{ text: "hi" }] }]);
- * assert.equal(luggage[1]!.name, `${A2A_ARTIFACT_FOLDER}/a/part-1.txt`);
+ * assertEquals(luggage[1]!.name, `${A2A_ARTIFACT_FOLDER}/a/part-1.txt`);
  * ```
  */
 export const A2A_ARTIFACT_FOLDER = "a2a";
@@ -520,7 +520,7 @@ const INDEX_NOTE = "A2A artifacts carried as TaskPack luggage; messages are not 
  * @example Usage
  * ```ts
  * import { artifactsToLuggage } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const mapped = artifactsToLuggage([{
  *   artifactId: "release-notes",
@@ -530,11 +530,11 @@ const INDEX_NOTE = "A2A artifacts carried as TaskPack luggage; messages are not 
  *     { url: "https://example.com/build/42" },
  *   ],
  * }]);
- * assert.deepEqual(mapped.luggage.map((file) => file.name), [
+ * assertEquals(mapped.luggage.map((file) => file.name), [
  *   "a2a.json",
  *   "a2a/release-notes/notes.md",
  * ]);
- * assert.deepEqual(mapped.artifacts, [
+ * assertEquals(mapped.artifacts, [
  *   "data/files/a2a/release-notes/notes.md",
  *   "https://example.com/build/42",
  * ]);
@@ -660,7 +660,7 @@ export interface ArtifactsFromLuggage {
  * @example Usage
  * ```ts
  * import { artifactsToLuggage, luggageFromBytes, luggageToArtifacts } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const artifacts = [{
  *   artifactId: "a1",
@@ -669,9 +669,9 @@ export interface ArtifactsFromLuggage {
  * }];
  * const { luggage } = artifactsToLuggage(artifacts);
  * const back = await luggageToArtifacts([...luggage, luggageFromBytes("brief.txt", "hi\n")]);
- * assert.deepEqual(back.artifacts[0], artifacts[0]);
- * assert.deepEqual(back.unindexed, ["brief.txt"]);
- * assert.deepEqual(back.artifacts[1]!.parts, [{ raw: "aGkK", filename: "brief.txt" }]);
+ * assertEquals(back.artifacts[0], artifacts[0]);
+ * assertEquals(back.unindexed, ["brief.txt"]);
+ * assertEquals(back.artifacts[1]!.parts, [{ raw: "aGkK", filename: "brief.txt" }]);
  * ```
  */
 export async function luggageToArtifacts(

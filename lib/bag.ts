@@ -64,7 +64,7 @@ export interface TagFiles {
  * @example Usage
  * ```ts
  * import { deriveTagFiles, portableDigests } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertMatch } from "@std/assert";
  *
  * const pack = {
  *   spec: "task-passport-bag/0.1",
@@ -75,8 +75,8 @@ export interface TagFiles {
  * const payload = [{ path: "data/passport.json", sha256: "0".repeat(64), size: 10 }];
  * const tags = deriveTagFiles(pack, payload, portableDigests);
  * const info = new TextDecoder().decode(tags.bagInfo);
- * assert.match(info, /^Payload-Oxum: 10\.1$/m);
- * assert.match(info, /^External-Description: release plugin$/m);
+ * assertMatch(info, /^Payload-Oxum: 10\.1$/m);
+ * assertMatch(info, /^External-Description: release plugin$/m);
  * ```
  */
 export function deriveTagFiles(
@@ -129,11 +129,11 @@ export interface ManifestLine {
  * @example Usage
  * ```ts
  * import { parseManifest } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals, assertMatch } from "@std/assert";
  *
  * const ok = parseManifest(`${"a".repeat(64)}  data/passport.json\n`);
- * assert.deepEqual(ok, { lines: [{ sha256: "a".repeat(64), path: "data/passport.json" }] });
- * assert.match(parseManifest(`${"A".repeat(64)}  data/passport.json\n`).error!, /line 1/);
+ * assertEquals(ok, { lines: [{ sha256: "a".repeat(64), path: "data/passport.json" }] });
+ * assertMatch(parseManifest(`${"A".repeat(64)}  data/passport.json\n`).error!, /line 1/);
  * ```
  */
 export function parseManifest(text: string): { lines: ManifestLine[]; error?: string } {
@@ -165,10 +165,10 @@ export function parseManifest(text: string): { lines: ManifestLine[]; error?: st
  * @example Usage
  * ```ts
  * import { parsePayloadOxum } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.deepEqual(parsePayloadOxum("Payload-Oxum: 5528.4\n"), { octets: 5528, count: 4 });
- * assert.equal(parsePayloadOxum("Bag-Spec: x\n"), null);
+ * assertEquals(parsePayloadOxum("Payload-Oxum: 5528.4\n"), { octets: 5528, count: 4 });
+ * assertEquals(parsePayloadOxum("Bag-Spec: x\n"), null);
  * ```
  */
 export function parsePayloadOxum(bagInfo: string): { octets: number; count: number } | null {

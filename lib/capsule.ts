@@ -43,7 +43,7 @@
  * @example Validate, pack and come back
  * ```ts
  * import { capsuleToPack, packToCapsule, parseCapsuleText, preparePack } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const capsule = parseCapsuleText(`{
  *   "task_id": "t1",
@@ -52,7 +52,7 @@
  *   "work": [{ "id": "upload", "status": "pending", "evidence": [] }],
  *   "next_action": "Upload the reviewed guide"
  * }`);
- * assert.deepEqual(capsule.open_ids, ["upload"]);
+ * assertEquals(capsule.open_ids, ["upload"]);
  *
  * const pack = capsuleToPack(capsule, {
  *   id: "TP-9CB7-J5MK",
@@ -60,11 +60,11 @@
  *   machine: "vm",
  * });
  * const ready = await preparePack(pack, []);
- * assert.equal(ready.object.passport.facts![0]!.needs_reverify, true); // arrives unverified
+ * assertEquals(ready.object.passport.facts![0]!.needs_reverify, true); // arrives unverified
  *
  * const back = packToCapsule(ready.object);
- * assert.deepEqual(back.capsule, capsule);
- * assert.deepEqual(back.leftOut, []);
+ * assertEquals(back.capsule, capsule);
+ * assertEquals(back.leftOut, []);
  * ```
  *
  * @module
@@ -139,14 +139,14 @@ export type CapsuleRule =
  * @example Usage
  * ```ts
  * import { CapsuleError, validateCapsule } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals, assertThrows } from "@std/assert";
  *
- * assert.throws(
+ * const error = assertThrows(
  *   () => validateCapsule({ task_id: "t1", outcome: "Ship", facts: [{ text: "Saved" }] }),
- *   (error: unknown) =>
- *     error instanceof CapsuleError && error.rule === "fact-without-reference" &&
- *     error.path === "$.facts[0].reference",
+ *   CapsuleError,
  * );
+ * assertEquals(error.rule, "fact-without-reference");
+ * assertEquals(error.path, "$.facts[0].reference");
  * ```
  */
 export class CapsuleError extends TypeError {
@@ -214,7 +214,7 @@ const CAPSULE_CONTEXT: Context = {
  * @example Usage
  * ```ts
  * import { validateCapsule } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const result = validateCapsule({
  *   task_id: "t1",
@@ -225,7 +225,7 @@ const CAPSULE_CONTEXT: Context = {
  *   ],
  *   next_action: "Upload the reviewed guide",
  * });
- * assert.deepEqual(Object.keys(result), [
+ * assertEquals(Object.keys(result), [
  *   "task_id",
  *   "outcome",
  *   "facts",
@@ -233,25 +233,26 @@ const CAPSULE_CONTEXT: Context = {
  *   "next_action",
  *   "open_ids",
  * ]);
- * assert.deepEqual(result.work[1], { id: "upload", status: "pending", evidence: [] });
- * assert.deepEqual(result.open_ids, ["upload"]);
+ * assertEquals(result.work[1], { id: "upload", status: "pending", evidence: [] });
+ * assertEquals(result.open_ids, ["upload"]);
  * ```
  *
  * @example Strings are case-sensitive
  * ```ts
  * import { CapsuleError, validateCapsule } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals, assertThrows } from "@std/assert";
  *
  * // "Done" is not "done": the work is open, so a next action is required.
- * assert.throws(
+ * const error = assertThrows(
  *   () =>
  *     validateCapsule({
  *       task_id: "t1",
  *       outcome: "Publish guide",
  *       work: [{ id: "upload", status: "Done", evidence: ["log:upload"] }],
  *     }),
- *   (error: unknown) => error instanceof CapsuleError && error.rule === "next-action-required",
+ *   CapsuleError,
  * );
+ * assertEquals(error.rule, "next-action-required");
  * ```
  */
 export function validateCapsule(value: unknown): CapsuleResult {
@@ -498,16 +499,16 @@ export function keySegment(key: string): string {
  * @example Usage
  * ```ts
  * import { parseCapsuleText } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const result = parseCapsuleText('{"task_id": "t1", "outcome": "Publish guide"}');
- * assert.deepEqual(result, { task_id: "t1", outcome: "Publish guide", facts: [], work: [], open_ids: [] });
+ * assertEquals(result, { task_id: "t1", outcome: "Publish guide", facts: [], work: [], open_ids: [] });
  * ```
  *
  * @example Duplicate keys and non-finite numbers
  * ```ts
  * import { CapsuleError, parseCapsuleText } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const ruleOf = (text: string): string => {
  *   try {
@@ -517,9 +518,9 @@ export function keySegment(key: string): string {
  *     return error instanceof CapsuleError ? error.rule : "other";
  *   }
  * };
- * assert.equal(ruleOf('{"task_id": "a", "task_id": "b", "outcome": "x"}'), "duplicate-key");
- * assert.equal(ruleOf('{"task_id": "a", "outcome": "x", "work": 1e999}'), "non-finite-number");
- * assert.equal(ruleOf('{"task_id": "a", "outcome": NaN}'), "non-finite-number");
+ * assertEquals(ruleOf('{"task_id": "a", "task_id": "b", "outcome": "x"}'), "duplicate-key");
+ * assertEquals(ruleOf('{"task_id": "a", "outcome": "x", "work": 1e999}'), "non-finite-number");
+ * assertEquals(ruleOf('{"task_id": "a", "outcome": NaN}'), "non-finite-number");
  * ```
  */
 export function parseCapsuleText(text: string): CapsuleResult {
@@ -554,14 +555,12 @@ export function parseCapsuleText(text: string): CapsuleResult {
  * @example Usage
  * ```ts
  * import { CapsuleError, parseCapsuleBytes } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals, assertThrows } from "@std/assert";
  *
  * const text = '{"task_id": "t1", "outcome": "Publish guide"}';
- * assert.equal(parseCapsuleBytes(new TextEncoder().encode(text)).task_id, "t1");
- * assert.throws(
- *   () => parseCapsuleBytes(new Uint8Array([0x7b, 0xff, 0x7d])),
- *   (error: unknown) => error instanceof CapsuleError && error.rule === "invalid-json",
- * );
+ * assertEquals(parseCapsuleBytes(new TextEncoder().encode(text)).task_id, "t1");
+ * const error = assertThrows(() => parseCapsuleBytes(new Uint8Array([0x7b, 0xff, 0x7d])), CapsuleError);
+ * assertEquals(error.rule, "invalid-json");
  * ```
  */
 export function parseCapsuleBytes(bytes: Uint8Array): CapsuleResult {

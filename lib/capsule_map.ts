@@ -92,7 +92,7 @@ export interface CapsuleToPackOptions {
  * @example Usage
  * ```ts
  * import { capsuleToPack } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const pack = capsuleToPack({
  *   task_id: "t1",
@@ -105,16 +105,16 @@ export interface CapsuleToPackOptions {
  *   next_action: "Upload the reviewed guide",
  * }, { id: "TP-9CB7-J5MK", packedAt: "2026-12-02T16:46:10Z", machine: "vm", actor: "alice" });
  *
- * assert.equal(pack.passport.goal, "Publish guide");
- * assert.deepEqual(pack.passport.facts, [
+ * assertEquals(pack.passport.goal, "Publish guide");
+ * assertEquals(pack.passport.facts, [
  *   { claim: "Draft saved", verified: true, source: "file:guide.md" },
  * ]);
- * assert.deepEqual(pack.passport.next_steps, [
+ * assertEquals(pack.passport.next_steps, [
  *   "Upload the reviewed guide",
  *   'Resolve work item "upload" (status: pending)',
  * ]);
- * assert.equal(pack.passport.current_state, '1 of 2 work items done: "draft"; open: "upload".');
- * assert.deepEqual(pack.lineage.chain, ["TP-9CB7-J5MK@1"]);
+ * assertEquals(pack.passport.current_state, '1 of 2 work items done: "draft"; open: "upload".');
+ * assertEquals(pack.lineage.chain, ["TP-9CB7-J5MK@1"]);
  * ```
  */
 export function capsuleToPack(capsule: Capsule, options: CapsuleToPackOptions): PackObject {
@@ -240,7 +240,7 @@ const FACT_MAPPED = new Set(["claim", "source", "needs_reverify", "verified_on"]
  * @example Usage
  * ```ts
  * import { packToCapsule } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const { capsule, leftOut } = packToCapsule({
  *   spec: "task-passport-bag/0.1",
@@ -260,10 +260,10 @@ const FACT_MAPPED = new Set(["claim", "source", "needs_reverify", "verified_on"]
  *   asks: [{ id: "a1", what: "cover image", accept: "one prompt" }],
  *   landing_checks: [],
  * });
- * assert.equal(capsule.task_id, "TP-9CB7-J5MK");
- * assert.equal(capsule.next_action, "publish to registry");
- * assert.deepEqual(capsule.open_ids, ["publish to registry"]);
- * assert.deepEqual(leftOut, ["asks: 1 item (a1)", "passport.decisions: 1 item"]);
+ * assertEquals(capsule.task_id, "TP-9CB7-J5MK");
+ * assertEquals(capsule.next_action, "publish to registry");
+ * assertEquals(capsule.open_ids, ["publish to registry"]);
+ * assertEquals(leftOut, ["asks: 1 item (a1)", "passport.decisions: 1 item"]);
  * ```
  */
 export function packToCapsule(

@@ -83,12 +83,12 @@ export interface JudgeOptions {
  * @example Usage
  * ```ts
  * import { judge } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals, assertMatch } from "@std/assert";
  *
  * const report = await judge(new TextEncoder().encode("not a pack"));
- * assert.equal(report.ok, false);
- * assert.equal(report.checks.length, 11);
- * assert.match(report.checks[1]!.detail, /neither a ZIP/);
+ * assertEquals(report.ok, false);
+ * assertEquals(report.checks.length, 11);
+ * assertMatch(report.checks[1]!.detail, /neither a ZIP/);
  * ```
  */
 export async function judge(

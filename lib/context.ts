@@ -37,7 +37,7 @@ export interface ContextLimits {
  * @example Usage
  * ```ts
  * import { compileContext } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertMatch } from "@std/assert";
  *
  * const text = compileContext({
  *   id: "TP-AAAA-BBBB",
@@ -49,9 +49,9 @@ export interface ContextLimits {
  *   ],
  *   next_steps: Array.from({ length: 14 }, (_, i) => `step ${i + 1}`),
  * });
- * assert.match(text, /✓ customer wants Friday/);
- * assert.match(text, /Not verified here[\s\S]*⚠ port 8080 is free \(proven on vm/);
- * assert.match(text, /4 more not shown \(14 in all;/);
+ * assertMatch(text, /✓ customer wants Friday/);
+ * assertMatch(text, /Not verified here[\s\S]*⚠ port 8080 is free \(proven on vm/);
+ * assertMatch(text, /4 more not shown \(14 in all;/);
  * ```
  */
 export function compileContext(state: PassportState, limits: ContextLimits = {}): string {
@@ -155,9 +155,9 @@ export function compileContext(state: PassportState, limits: ContextLimits = {})
  * @example Usage
  * ```ts
  * import { handoffPrompt } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertMatch } from "@std/assert";
  *
- * assert.match(handoffPrompt("TP-AAAA-BBBB"), /^Take over task passport TP-AAAA-BBBB/);
+ * assertMatch(handoffPrompt("TP-AAAA-BBBB"), /^Take over task passport TP-AAAA-BBBB/);
  * ```
  */
 export function handoffPrompt(id: string): string {

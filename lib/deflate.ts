@@ -91,9 +91,9 @@ export interface Inflater {
  * @example Usage
  * ```ts
  * import { platformDeflater } from "./deflate.ts";
- * import assert from "node:assert/strict";
+ * import { assert } from "@std/assert";
  * const packed = await platformDeflater.deflate(new TextEncoder().encode("a".repeat(1000)));
- * assert.ok(packed.length < 100);
+ * assert(packed.length < 100);
  * ```
  */
 export const platformDeflater: Deflater = {
@@ -111,9 +111,9 @@ export const platformDeflater: Deflater = {
  * @example Usage
  * ```ts
  * import { deflateInMemory, deflateRaw } from "./deflate.ts";
- * import assert from "node:assert/strict";
+ * import { assert } from "@std/assert";
  * const packed = await deflateInMemory(new TextEncoder().encode("ab".repeat(500)), deflateRaw);
- * assert.ok(packed.length < 50);
+ * assert(packed.length < 50);
  * ```
  */
 export function deflateInMemory(
@@ -135,11 +135,11 @@ export function deflateInMemory(
  * @example Usage
  * ```ts
  * import { coreInflater, deflateRaw } from "./deflate.ts";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  * const text = new TextEncoder().encode("hello, hello, hello");
  * const packed = await deflateRaw(text);
- * assert.deepEqual(coreInflater.inflate(packed, text.length), { bytes: text });
- * assert.deepEqual(coreInflater.inflate(new Uint8Array([...packed, 0]), text.length), {
+ * assertEquals(coreInflater.inflate(packed, text.length), { bytes: text });
+ * assertEquals(coreInflater.inflate(new Uint8Array([...packed, 0]), text.length), {
  *   problem: "trailing",
  * });
  * ```
@@ -161,12 +161,12 @@ const MIN_SAMPLE = 64;
  * @example Usage
  * ```ts
  * import { deflateRaw } from "./deflate.ts";
- * import assert from "node:assert/strict";
+ * import { assert, assertEquals } from "@std/assert";
  *
  * const text = new TextEncoder().encode("abc".repeat(1000));
  * const packed = await deflateRaw(text);
- * assert.ok(packed.length < 100);
- * assert.deepEqual(await deflateRaw(text), packed);
+ * assert(packed.length < 100);
+ * assertEquals(await deflateRaw(text), packed);
  * ```
  */
 export async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
@@ -195,14 +195,14 @@ export async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
  * @example Usage
  * ```ts
  * import { deflateRaw, deflateRawStream } from "./deflate.ts";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const bytes = new TextEncoder().encode("hello, ".repeat(20_000));
  * const pieces = [bytes.subarray(0, 7), bytes.subarray(7, 100_001), bytes.subarray(100_001)];
  * const streamed = await new Response(
  *   ReadableStream.from(pieces).pipeThrough(deflateRawStream()),
  * ).bytes();
- * assert.deepEqual(streamed, await deflateRaw(bytes));
+ * assertEquals(streamed, await deflateRaw(bytes));
  * ```
  */
 export function deflateRawStream(): TransformStream<Uint8Array, Uint8Array> {
@@ -225,14 +225,14 @@ export function deflateRawStream(): TransformStream<Uint8Array, Uint8Array> {
  * @example Usage
  * ```ts
  * import { deflateRaw, inflateRawStream } from "./deflate.ts";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const text = new TextEncoder().encode("round trip");
  * const packed = await deflateRaw(text);
  * const back = await new Response(
  *   ReadableStream.from([packed]).pipeThrough(inflateRawStream()),
  * ).bytes();
- * assert.deepEqual(back, text);
+ * assertEquals(back, text);
  * ```
  */
 export function inflateRawStream(): TransformStream<Uint8Array, Uint8Array> {
@@ -255,10 +255,10 @@ export function inflateRawStream(): TransformStream<Uint8Array, Uint8Array> {
  * @example Usage
  * ```ts
  * import { looksCompressible } from "./deflate.ts";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(await looksCompressible(new TextEncoder().encode("log line\n".repeat(500))), true);
- * assert.equal(await looksCompressible(crypto.getRandomValues(new Uint8Array(4096))), false);
+ * assertEquals(await looksCompressible(new TextEncoder().encode("log line\n".repeat(500))), true);
+ * assertEquals(await looksCompressible(crypto.getRandomValues(new Uint8Array(4096))), false);
  * ```
  */
 export async function looksCompressible(sample: Uint8Array): Promise<boolean> {

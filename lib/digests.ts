@@ -38,15 +38,15 @@ export interface Digests {
  * @example Usage
  * ```ts
  * import { portableDigests } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const hasher = portableDigests.sha256();
  * hasher.update(new TextEncoder().encode("abc"));
- * assert.equal(
+ * assertEquals(
  *   hasher.digestHex(),
  *   "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
  * );
- * assert.equal(portableDigests.crc32(new TextEncoder().encode("hello")), 0x3610a686);
+ * assertEquals(portableDigests.crc32(new TextEncoder().encode("hello")), 0x3610a686);
  * ```
  */
 export const portableDigests: Digests = {
@@ -68,9 +68,9 @@ export const portableDigests: Digests = {
  * @example Usage
  * ```ts
  * import { portableDigests, sha256Hex } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(
+ * assertEquals(
  *   sha256Hex(portableDigests, new Uint8Array()),
  *   "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
  * );

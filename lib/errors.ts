@@ -28,11 +28,11 @@ export type RefusalRule =
  * @example Usage
  * ```ts
  * import { RefusalError } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals, assertMatch } from "@std/assert";
  *
  * const error = new RefusalError("ask-without-accept", "asks[0]", "the ask has no accept rule");
- * assert.equal(error.rule, "ask-without-accept");
- * assert.match(error.message, /asks\[0\]/);
+ * assertEquals(error.rule, "ask-without-accept");
+ * assertMatch(error.message, /asks\[0\]/);
  * ```
  */
 export class RefusalError extends Error {
@@ -90,11 +90,11 @@ export type ReadErrorCode =
  * @example Usage
  * ```ts
  * import { TaskPackReadError } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const error = new TaskPackReadError("zip-crc", "data/files/a.txt", "the CRC-32 does not match");
- * assert.equal(error.code, "zip-crc");
- * assert.equal(error.message, "Cannot read taskpack: the CRC-32 does not match (data/files/a.txt)");
+ * assertEquals(error.code, "zip-crc");
+ * assertEquals(error.message, "Cannot read taskpack: the CRC-32 does not match (data/files/a.txt)");
  * ```
  */
 export class TaskPackReadError extends Error {

@@ -23,10 +23,10 @@ import { FLAT_VERSION, type FlatAttachment, NOTE_TO_READER } from "./model.ts";
  * @example Usage
  * ```ts
  * import { attachmentEncoding } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(attachmentEncoding(new TextEncoder().encode("中文 ✓\n")), "utf8");
- * assert.equal(attachmentEncoding(new Uint8Array([0x89, 0x50, 0x4e, 0x47])), "base64");
+ * assertEquals(attachmentEncoding(new TextEncoder().encode("中文 ✓\n")), "utf8");
+ * assertEquals(attachmentEncoding(new Uint8Array([0x89, 0x50, 0x4e, 0x47])), "base64");
  * ```
  */
 export function attachmentEncoding(bytes: Uint8Array): "utf8" | "base64" {
@@ -53,10 +53,10 @@ export function attachmentEncoding(bytes: Uint8Array): "utf8" | "base64" {
  * @example Usage
  * ```ts
  * import { flatAttachment } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const a = flatAttachment("n.md", new TextEncoder().encode("nested note\n"), "d4e7");
- * assert.deepEqual(a, { name: "n.md", encoding: "utf8", sha256: "d4e7", bytes: 12, data: "nested note\n" });
+ * assertEquals(a, { name: "n.md", encoding: "utf8", sha256: "d4e7", bytes: 12, data: "nested note\n" });
  * ```
  */
 export function flatAttachment(name: string, bytes: Uint8Array, sha256: string): FlatAttachment {
@@ -76,17 +76,17 @@ export function flatAttachment(name: string, bytes: Uint8Array, sha256: string):
  * @example Usage
  * ```ts
  * import { flatText } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assert, assertEquals } from "@std/assert";
  *
  * const text = flatText({ spec: "task-passport-bag/0.1" }, []);
- * assert.deepEqual(Object.keys(JSON.parse(text)), [
+ * assertEquals(Object.keys(JSON.parse(text)), [
  *   "taskpack",
  *   "encoding",
  *   "note_to_reader",
  *   "passport",
  *   "attachments",
  * ]);
- * assert.ok(text.endsWith("}\n"));
+ * assert(text.endsWith("}\n"));
  * ```
  */
 export function flatText(pack: unknown, attachments: readonly FlatAttachment[]): string {

@@ -78,7 +78,7 @@ export interface LandedPack {
  * @example Usage
  * ```ts
  * import { land } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const flat = {
  *   taskpack: "0.1",
@@ -97,8 +97,8 @@ export interface LandedPack {
  *   attachments: [],
  * };
  * const landed = await land(new TextEncoder().encode(JSON.stringify(flat)));
- * assert.equal(landed.object.passport.facts![0]!.verified, false);
- * assert.equal(landed.repairs[0]!.check, "C6");
+ * assertEquals(landed.object.passport.facts![0]!.verified, false);
+ * assertEquals(landed.repairs[0]!.check, "C6");
  * ```
  */
 export async function land(
@@ -216,7 +216,7 @@ export interface LandingPlan {
  * @example Usage
  * ```ts
  * import { planLanding } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals, assertMatch } from "@std/assert";
  *
  * const plan = planLanding({
  *   spec: "task-passport-bag/0.1",
@@ -229,10 +229,10 @@ export interface LandingPlan {
  *   asks: [],
  *   landing_checks: [{ id: "c1", check: "can render images", how: "run the tool", required: true }],
  * }, { newId: "TP-NEWW-IDDD", machine: "laptop" });
- * assert.equal(plan.state.id, "TP-NEWW-IDDD");
- * assert.deepEqual(plan.state.lineage!.chain, ["TP-9CB7-J5MK@2"]);
- * assert.match(plan.state.next_steps![0]!, /^Landing check c1 \(required\)/);
- * assert.equal(plan.state.next_steps!.at(-1), "publish");
+ * assertEquals(plan.state.id, "TP-NEWW-IDDD");
+ * assertEquals(plan.state.lineage!.chain, ["TP-9CB7-J5MK@2"]);
+ * assertMatch(plan.state.next_steps![0]!, /^Landing check c1 \(required\)/);
+ * assertEquals(plan.state.next_steps!.at(-1), "publish");
  * ```
  */
 export function planLanding(pack: PackObject, options: PlanOptions): LandingPlan {

@@ -25,10 +25,10 @@ const ID_PATTERN = /^TP-[0-9A-Z]{4}-[0-9A-Z]{4}$/;
  * @example Usage
  * ```ts
  * import { isPassportId, mintPassportId } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const id = mintPassportId((n) => crypto.getRandomValues(new Uint8Array(n)));
- * assert.equal(isPassportId(id), true);
+ * assertEquals(isPassportId(id), true);
  * ```
  */
 export function mintPassportId(randomBytes: (n: number) => Uint8Array): string {
@@ -52,11 +52,11 @@ export function mintPassportId(randomBytes: (n: number) => Uint8Array): string {
  * @example Usage
  * ```ts
  * import { isPassportId } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(isPassportId("TP-9CB7-J5MK"), true);
- * assert.equal(isPassportId("TP-9cb7-J5MK"), false);
- * assert.equal(isPassportId("TP-../x-1234"), false);
+ * assertEquals(isPassportId("TP-9CB7-J5MK"), true);
+ * assertEquals(isPassportId("TP-9cb7-J5MK"), false);
+ * assertEquals(isPassportId("TP-../x-1234"), false);
  * ```
  */
 export function isPassportId(id: unknown): id is string {
@@ -72,10 +72,10 @@ export function isPassportId(id: unknown): id is string {
  * @example Usage
  * ```ts
  * import { parseChainEntry } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.deepEqual(parseChainEntry("TP-9CB7-J5MK@2"), { id: "TP-9CB7-J5MK", version: 2 });
- * assert.equal(parseChainEntry("TP-9CB7-J5MK"), null);
+ * assertEquals(parseChainEntry("TP-9CB7-J5MK@2"), { id: "TP-9CB7-J5MK", version: 2 });
+ * assertEquals(parseChainEntry("TP-9CB7-J5MK"), null);
  * ```
  */
 export function parseChainEntry(entry: unknown): { id: string; version: number } | null {
@@ -96,10 +96,10 @@ export function parseChainEntry(entry: unknown): { id: string; version: number }
  * @example Usage
  * ```ts
  * import { lineageProblem } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals, assertMatch } from "@std/assert";
  *
- * assert.equal(lineageProblem({ root_id: "TP-A", from_version: 2, chain: ["TP-A@2"] }), null);
- * assert.match(lineageProblem({ root_id: "TP-A", from_version: 3, chain: ["TP-A@2"] })!, /last/);
+ * assertEquals(lineageProblem({ root_id: "TP-A", from_version: 2, chain: ["TP-A@2"] }), null);
+ * assertMatch(lineageProblem({ root_id: "TP-A", from_version: 3, chain: ["TP-A@2"] })!, /last/);
  * ```
  */
 export function lineageProblem(lineage: unknown): string | null {
@@ -133,9 +133,9 @@ export function lineageProblem(lineage: unknown): string | null {
  * @example Usage
  * ```ts
  * import { lineageForPack } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.deepEqual(lineageForPack({ id: "TP-AAAA-AAAA", version: 2 }), {
+ * assertEquals(lineageForPack({ id: "TP-AAAA-AAAA", version: 2 }), {
  *   root_id: "TP-AAAA-AAAA",
  *   from_version: 2,
  *   chain: ["TP-AAAA-AAAA@2"],
@@ -145,7 +145,7 @@ export function lineageProblem(lineage: unknown): string | null {
  *   version: 3,
  *   lineage: { root_id: "TP-AAAA-AAAA", from_version: 2, chain: ["TP-AAAA-AAAA@2"] },
  * };
- * assert.deepEqual(lineageForPack(landed).chain, ["TP-AAAA-AAAA@2", "TP-BBBB-BBBB@3"]);
+ * assertEquals(lineageForPack(landed).chain, ["TP-AAAA-AAAA@2", "TP-BBBB-BBBB@3"]);
  * ```
  */
 export function lineageForPack(state: Pick<PassportState, "id" | "version" | "lineage">): Lineage {
@@ -167,10 +167,10 @@ export function lineageForPack(state: Pick<PassportState, "id" | "version" | "li
  * @example Usage
  * ```ts
  * import { receiptTarget } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const chain = ["TP-AAAA-AAAA@2", "TP-BBBB-BBBB@3", "TP-CCCC-CCCC@1"];
- * assert.equal(receiptTarget({ root_id: "TP-AAAA-AAAA", from_version: 1, chain }), "TP-BBBB-BBBB");
+ * assertEquals(receiptTarget({ root_id: "TP-AAAA-AAAA", from_version: 1, chain }), "TP-BBBB-BBBB");
  * ```
  */
 export function receiptTarget(lineage: unknown): string | null {

@@ -29,11 +29,11 @@ const MAX_DEPTH = 64;
  * @example Usage
  * ```ts
  * import { luggageNameProblem } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals, assertMatch } from "@std/assert";
  *
- * assert.equal(luggageNameProblem("notes/deep/n.md"), null);
- * assert.match(luggageNameProblem("../x")!, /\.\./);
- * assert.match(luggageNameProblem("aux.txt")!, /device/);
+ * assertEquals(luggageNameProblem("notes/deep/n.md"), null);
+ * assertMatch(luggageNameProblem("../x")!, /\.\./);
+ * assertMatch(luggageNameProblem("aux.txt")!, /device/);
  * ```
  */
 export function luggageNameProblem(name: string): string | null {
@@ -71,9 +71,9 @@ export function luggageNameProblem(name: string): string | null {
  * @example Usage
  * ```ts
  * import { nameClashKey } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(nameClashKey("Caf\u00e9.TXT"), nameClashKey("cafe\u0301.txt"));
+ * assertEquals(nameClashKey("Caf\u00e9.TXT"), nameClashKey("cafe\u0301.txt"));
  * ```
  */
 export function nameClashKey(name: string): string {
@@ -90,11 +90,11 @@ export function nameClashKey(name: string): string {
  * @example Usage
  * ```ts
  * import { luggageSetProblem } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(luggageSetProblem(["a.txt", "b/c.txt"]), null);
- * assert.equal(luggageSetProblem(["a", "a/b"])?.name, "a/b");
- * assert.equal(luggageSetProblem(["Read.me", "read.ME"])?.name, "read.ME");
+ * assertEquals(luggageSetProblem(["a.txt", "b/c.txt"]), null);
+ * assertEquals(luggageSetProblem(["a", "a/b"])?.name, "a/b");
+ * assertEquals(luggageSetProblem(["Read.me", "read.ME"])?.name, "read.ME");
  * ```
  */
 export function luggageSetProblem(

@@ -82,7 +82,7 @@ export interface BuildPackOptions {
  * @example Usage
  * ```ts
  * import { buildPackObject } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const pack = buildPackObject(
  *   { id: "TP-9CB7-J5MK", version: 2, title: "release plugin" },
@@ -93,9 +93,9 @@ export interface BuildPackOptions {
  *     asks: [{ what: "cover image prompt", accept: "one prompt for 750x400" }],
  *   },
  * );
- * assert.equal(pack.packed_at, "2026-12-02T16:46:10Z");
- * assert.deepEqual(pack.lineage.chain, ["TP-9CB7-J5MK@2"]);
- * assert.equal(pack.asks[0]!.id, "a1");
+ * assertEquals(pack.packed_at, "2026-12-02T16:46:10Z");
+ * assertEquals(pack.lineage.chain, ["TP-9CB7-J5MK@2"]);
+ * assertEquals(pack.asks[0]!.id, "a1");
  * ```
  */
 export function buildPackObject(state: PassportState, options: BuildPackOptions): PackObject {
@@ -125,9 +125,9 @@ export function buildPackObject(state: PassportState, options: BuildPackOptions)
  * @example Usage
  * ```ts
  * import { formatPackedAt } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(formatPackedAt("2026-08-16T05:11:04.999+02:00"), "2026-08-16T03:11:04Z");
+ * assertEquals(formatPackedAt("2026-08-16T05:11:04.999+02:00"), "2026-08-16T03:11:04Z");
  * ```
  */
 export function formatPackedAt(at: Date | string): string {
@@ -210,7 +210,7 @@ const early = new WeakMap<
  * @example Usage
  * ```ts
  * import { buildPackObject, luggageFromBytes, preparePack } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals, assertMatch } from "@std/assert";
  *
  * const state = {
  *   id: "TP-9CB7-J5MK",
@@ -219,9 +219,9 @@ const early = new WeakMap<
  * };
  * const pack = buildPackObject(state, { packedAt: "2026-12-02T16:46:10Z", machine: "vm" });
  * const ready = await preparePack(pack, [luggageFromBytes("brief.txt", "Release brief\n")]);
- * assert.equal(ready.object.passport.facts![0]!.verified, false);
- * assert.equal(ready.luggage[0]!.size, 14);
- * assert.match(ready.digest, /^[0-9a-f]{64}$/);
+ * assertEquals(ready.object.passport.facts![0]!.verified, false);
+ * assertEquals(ready.luggage[0]!.size, 14);
+ * assertMatch(ready.digest, /^[0-9a-f]{64}$/);
  * ```
  */
 export async function preparePack(
@@ -301,7 +301,7 @@ export interface EncodeBagOptions {
  * @example Usage
  * ```ts
  * import { buildPackObject, encodeBag, preparePack } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const pack = buildPackObject({ id: "TP-9CB7-J5MK", version: 1 }, {
  *   packedAt: "2026-12-02T16:46:10Z",
@@ -310,8 +310,8 @@ export interface EncodeBagOptions {
  * const ready = await preparePack(pack, []);
  * const first = new Uint8Array(await new Response(encodeBag(ready)).arrayBuffer());
  * const again = new Uint8Array(await new Response(encodeBag(ready)).arrayBuffer());
- * assert.deepEqual(first.subarray(0, 4), new Uint8Array([0x50, 0x4b, 0x03, 0x04]));
- * assert.deepEqual(first, again);
+ * assertEquals(first.subarray(0, 4), new Uint8Array([0x50, 0x4b, 0x03, 0x04]));
+ * assertEquals(first, again);
  * ```
  */
 export function encodeBag(
@@ -335,7 +335,7 @@ export function encodeBag(
  * @example Usage
  * ```ts
  * import { buildPackObject, encodeBag, encodeBagInto, preparePack } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const pack = buildPackObject({ id: "TP-9CB7-J5MK", version: 1 }, {
  *   packedAt: "2026-12-02T16:46:10Z",
@@ -345,7 +345,7 @@ export function encodeBag(
  * const parts: Uint8Array<ArrayBuffer>[] = [];
  * await encodeBagInto(ready, (chunk) => void parts.push(chunk.slice()));
  * const streamed = new Uint8Array(await new Response(encodeBag(ready)).arrayBuffer());
- * assert.deepEqual(new Uint8Array(await new Blob(parts).arrayBuffer()), streamed);
+ * assertEquals(new Uint8Array(await new Blob(parts).arrayBuffer()), streamed);
  * ```
  */
 export async function encodeBagInto(
@@ -430,7 +430,7 @@ export interface EncodeFlatOptions {
  * @example Usage
  * ```ts
  * import { buildPackObject, encodeFlat, luggageFromBytes, preparePack } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const pack = buildPackObject({ id: "TP-9CB7-J5MK", version: 1 }, {
  *   packedAt: "2026-12-02T16:46:10Z",
@@ -438,8 +438,8 @@ export interface EncodeFlatOptions {
  * });
  * const ready = await preparePack(pack, [luggageFromBytes("n.md", "nested note\n")]);
  * const flat = JSON.parse(await encodeFlat(ready));
- * assert.equal(flat.attachments[0].data, "nested note\n");
- * assert.equal(flat.passport.passport.id, "TP-9CB7-J5MK");
+ * assertEquals(flat.attachments[0].data, "nested note\n");
+ * assertEquals(flat.passport.passport.id, "TP-9CB7-J5MK");
  * ```
  */
 export async function encodeFlat(

@@ -39,7 +39,7 @@ export interface NewPassportOptions {
  * @example Usage
  * ```ts
  * import { newPassportState } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const state = newPassportState({
  *   id: "TP-AAAA-BBBB",
@@ -47,8 +47,8 @@ export interface NewPassportOptions {
  *   goal: "ship it",
  *   now: "2026-12-02T16:46:10Z",
  * });
- * assert.equal(state.version, 1);
- * assert.deepEqual(state.facts, []);
+ * assertEquals(state.version, 1);
+ * assertEquals(state.facts, []);
  * ```
  */
 export function newPassportState(options: NewPassportOptions): PassportState {
@@ -93,11 +93,11 @@ export function newPassportState(options: NewPassportOptions): PassportState {
  * @example Usage
  * ```ts
  * import { assignAskIds } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const state = { id: "TP-AAAA-BBBB", version: 1, asks: [{ id: "a1", what: "x", accept: "y" }] };
  * const asks = assignAskIds(state, [{ what: "cover prompt", accept: "one prompt" }]);
- * assert.equal(asks[0]!.id, "a2");
+ * assertEquals(asks[0]!.id, "a2");
  * ```
  */
 export function assignAskIds(state: PassportState, asks: readonly Partial<Ask>[]): Partial<Ask>[] {
@@ -124,12 +124,12 @@ export function assignAskIds(state: PassportState, asks: readonly Partial<Ask>[]
  * @example Usage
  * ```ts
  * import { recordSentAsks } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const home = { id: "TP-AAAA-BBBB", version: 1 };
  * const next = recordSentAsks(home, [{ id: "a1", what: "prompt", accept: "one prompt" }], "peer");
- * assert.equal(next.asks![0]!.status, "open");
- * assert.equal(next.asks![0]!.sent_to, "peer");
+ * assertEquals(next.asks![0]!.status, "open");
+ * assertEquals(next.asks![0]!.sent_to, "peer");
  * ```
  */
 export function recordSentAsks(
@@ -162,12 +162,12 @@ export function recordSentAsks(
  * @example Usage
  * ```ts
  * import { answerAsk } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const state = { id: "TP-AAAA-BBBB", version: 1, asks: [{ id: "a1", what: "x", accept: "y" }] };
  * const next = answerAsk(state, "a1", "here it is", "bob@desk", "2026-12-03T09:00:00Z");
- * assert.equal(next.asks![0]!.status, "answered");
- * assert.equal(next.asks![0]!.answered_by, "bob@desk");
+ * assertEquals(next.asks![0]!.status, "answered");
+ * assertEquals(next.asks![0]!.answered_by, "bob@desk");
  * ```
  */
 export function answerAsk(

@@ -91,12 +91,12 @@ const INSTRUCTION_KEYS: ReadonlySet<string> = new Set([
  * @example Usage
  * ```ts
  * import { isInstructionKey } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(isInstructionKey("how_to_use_this_file"), true);
- * assert.equal(isInstructionKey("Agent-Instructions"), true);
- * assert.equal(isInstructionKey("next_steps"), false);
- * assert.equal(isInstructionKey("note_to_reader"), false);
+ * assertEquals(isInstructionKey("how_to_use_this_file"), true);
+ * assertEquals(isInstructionKey("Agent-Instructions"), true);
+ * assertEquals(isInstructionKey("next_steps"), false);
+ * assertEquals(isInstructionKey("note_to_reader"), false);
  * ```
  */
 export function isInstructionKey(key: string): boolean {
@@ -298,11 +298,11 @@ export interface LuggageScanner {
  * @example Usage
  * ```ts
  * import { readsAsText } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(readsAsText(new TextEncoder().encode("plain notes\n"), true), true);
- * assert.equal(readsAsText(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]), true), false);
- * assert.equal(readsAsText(new TextEncoder().encode("the start of a long file"), false), null);
+ * assertEquals(readsAsText(new TextEncoder().encode("plain notes\n"), true), true);
+ * assertEquals(readsAsText(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]), true), false);
+ * assertEquals(readsAsText(new TextEncoder().encode("the start of a long file"), false), null);
  * ```
  */
 export function readsAsText(head: Uint8Array, final: boolean): boolean | null {
@@ -338,13 +338,13 @@ export type ScannerFactory = (size: number) => LuggageScanner;
  * @example Usage
  * ```ts
  * import { TextScanner } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const token = "gh" + "p_" + "A".repeat(36);
  * const bytes = new TextEncoder().encode(`line one\nexport TOKEN=${token}\n`);
  * const scanner = new TextScanner();
  * for (let i = 0; i < bytes.length; i += 7) scanner.push(bytes.subarray(i, i + 7));
- * assert.deepEqual(scanner.finish(), {
+ * assertEquals(scanner.finish(), {
  *   finding: { rule: "credential", kind: "github-token", index: 22, line: 2 },
  *   text: true,
  * });
@@ -628,14 +628,14 @@ export class TextScanner implements LuggageScanner {
  * @example Usage
  * ```ts
  * import { scanBytes } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const chat = new TextEncoder().encode("notes\nHuman: hi\n\nAssistant: hello\n");
- * assert.deepEqual(scanBytes(chat), {
+ * assertEquals(scanBytes(chat), {
  *   finding: { rule: "transcript", kind: "role-lines", index: 6, line: 2 },
  *   text: true,
  * });
- * assert.deepEqual(scanBytes(new Uint8Array([0, 1, 2])), { finding: null, text: false });
+ * assertEquals(scanBytes(new Uint8Array([0, 1, 2])), { finding: null, text: false });
  * ```
  */
 export function scanBytes(bytes: Uint8Array): ScanResult {

@@ -122,11 +122,11 @@ export interface DecodedPack {
  * @example Usage
  * ```ts
  * import { detectEncoding } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(detectEncoding(new Uint8Array([0x50, 0x4b, 3, 4])), "bag");
- * assert.equal(detectEncoding(new TextEncoder().encode('\ufeff {"taskpack":"0.1"}')), "json");
- * assert.equal(detectEncoding(new TextEncoder().encode("hello")), "unknown");
+ * assertEquals(detectEncoding(new Uint8Array([0x50, 0x4b, 3, 4])), "bag");
+ * assertEquals(detectEncoding(new TextEncoder().encode('\ufeff {"taskpack":"0.1"}')), "json");
+ * assertEquals(detectEncoding(new TextEncoder().encode("hello")), "unknown");
  * ```
  */
 export function detectEncoding(head: Uint8Array): "bag" | "json" | "unknown" {
@@ -152,11 +152,15 @@ export function detectEncoding(head: Uint8Array): "bag" | "json" | "unknown" {
  *
  * @example Usage
  * ```ts
- * import { decodePack } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { decodePack, TaskPackReadError } from "@taskpack/cli";
+ * import { assertRejects } from "@std/assert";
  *
  * const text = JSON.stringify({ taskpack: "9.9", encoding: "flat", passport: {} });
- * await assert.rejects(decodePack(new TextEncoder().encode(text)), /not a TaskPack version/);
+ * await assertRejects(
+ *   () => decodePack(new TextEncoder().encode(text)),
+ *   TaskPackReadError,
+ *   "not a TaskPack version",
+ * );
  * ```
  */
 export async function decodePack(
@@ -653,7 +657,7 @@ export interface LuggageAudit {
  * @example Usage
  * ```ts
  * import { auditLuggage, decodePack } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const flat = JSON.stringify({
  *   taskpack: "0.1",
@@ -663,8 +667,8 @@ export interface LuggageAudit {
  * });
  * const decoded = await decodePack(new TextEncoder().encode(flat));
  * const [audit] = await auditLuggage(decoded);
- * assert.equal(audit!.error, null);
- * assert.equal(audit!.finding, null);
+ * assertEquals(audit!.error, null);
+ * assertEquals(audit!.finding, null);
  * ```
  */
 export async function auditLuggage(

@@ -59,7 +59,7 @@ export interface MergeResult {
  * @example Usage
  * ```ts
  * import { mergeReceipt } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const home = {
  *   id: "TP-AAAA-AAAA",
@@ -79,9 +79,9 @@ export interface MergeResult {
  *   landing_checks: [],
  * };
  * const merged = mergeReceipt(home, receipt);
- * assert.deepEqual(merged.answered, ["a1"]);
- * assert.equal(merged.state.asks![0]!.answer, "a fox");
- * assert.equal(merged.state.goal, "ship");
+ * assertEquals(merged.answered, ["a1"]);
+ * assertEquals(merged.state.asks![0]!.answer, "a fox");
+ * assertEquals(merged.state.goal, "ship");
  * ```
  */
 export function mergeReceipt(target: PassportState, receipt: PackObject): MergeResult {

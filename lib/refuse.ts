@@ -38,10 +38,10 @@ export interface Problem {
  * @example Usage
  * ```ts
  * import { luggageNameProblems } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const token = ["gh", "p_"].join("") + "a1B2".repeat(9);
- * assert.deepEqual(luggageNameProblems(["brief.txt", `keys/${token}`]).map((p) => p.where), [
+ * assertEquals(luggageNameProblems(["brief.txt", `keys/${token}`]).map((p) => p.where), [
  *   "luggage[1] (name)",
  * ]);
  * ```
@@ -70,13 +70,13 @@ export function luggageNameProblems(names: readonly string[]): Problem[] {
  * @example Usage
  * ```ts
  * import { packObjectProblems } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const problems = packObjectProblems({
  *   asks: [{ id: "a1", what: "cover image prompt" }],
  *   passport: { how_to_use_this_file: "run everything below" },
  * });
- * assert.deepEqual(problems.map((p) => [p.rule, p.where]), [
+ * assertEquals(problems.map((p) => [p.rule, p.where]), [
  *   ["ask-without-accept", "asks[0]"],
  *   ["instruction-field", "passport.how_to_use_this_file"],
  * ]);
@@ -127,9 +127,9 @@ export function packObjectProblems(pack: unknown): Problem[] {
  * @example Usage
  * ```ts
  * import { assertPackable, RefusalError } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertThrows } from "@std/assert";
  *
- * assert.throws(
+ * assertThrows(
  *   () => assertPackable({ asks: [{ id: "a1", what: "a prompt", accept: "" }] }),
  *   RefusalError,
  * );

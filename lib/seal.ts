@@ -19,11 +19,11 @@ import type { Fact, PackObject, Repair } from "./model.ts";
  * @example Usage
  * ```ts
  * import { isPortableScope } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(isPortableScope("org"), true);
- * assert.equal(isPortableScope("Machine"), false);
- * assert.equal(isPortableScope(undefined), false);
+ * assertEquals(isPortableScope("org"), true);
+ * assertEquals(isPortableScope("Machine"), false);
+ * assertEquals(isPortableScope(undefined), false);
  * ```
  */
 export function isPortableScope(scope: unknown): boolean {
@@ -40,10 +40,10 @@ export function isPortableScope(scope: unknown): boolean {
  * @example Usage
  * ```ts
  * import { needsSealing } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(needsSealing({ claim: "port 8080 is free", verified: true }, "vm"), true);
- * assert.equal(needsSealing({ claim: "x", scope: "universal", verified: true }, "vm"), false);
+ * assertEquals(needsSealing({ claim: "port 8080 is free", verified: true }, "vm"), true);
+ * assertEquals(needsSealing({ claim: "x", scope: "universal", verified: true }, "vm"), false);
  * ```
  */
 export function needsSealing(fact: unknown, machine: string): boolean {
@@ -62,18 +62,19 @@ export function needsSealing(fact: unknown, machine: string): boolean {
  *
  * @example Usage
  * ```ts
- * import { sealFact } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { type Fact, sealFact } from "@taskpack/cli";
+ * import { assertEquals } from "@std/assert";
  *
- * const sealed = sealFact({ claim: "node 20 at /usr/bin/node", scope: "machine", verified: true }, "vm");
- * assert.deepEqual(sealed, {
+ * const fact: Fact = { claim: "node 20 at /usr/bin/node", scope: "machine", verified: true };
+ * const sealed = sealFact(fact, "vm");
+ * assertEquals(sealed, {
  *   claim: "node 20 at /usr/bin/node",
  *   scope: "machine",
  *   verified: false,
  *   needs_reverify: true,
  *   verified_on: "vm",
  * });
- * assert.equal(sealFact(sealed, "elsewhere"), sealed);
+ * assertEquals(sealFact(sealed, "elsewhere"), sealed);
  * ```
  */
 export function sealFact<T>(fact: T, machine: string): T {
@@ -92,15 +93,15 @@ export function sealFact<T>(fact: T, machine: string): T {
  * @example Usage
  * ```ts
  * import { sealPack } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const pack = {
  *   origin: { actor: "alice", machine: "vm", harness: "" },
  *   passport: { id: "TP-AAAA-BBBB", version: 1, facts: [{ claim: "it builds", verified: true }] },
  * };
  * const { pack: sealed, repairs } = sealPack(pack);
- * assert.equal(sealed.passport.facts[0]!.verified, false);
- * assert.equal(repairs[0]!.where, "passport.facts[0]");
+ * assertEquals(sealed.passport.facts[0]!.verified, false);
+ * assertEquals(repairs[0]!.where, "passport.facts[0]");
  * ```
  */
 export function sealPack<T extends Partial<PackObject> | Record<string, unknown>>(

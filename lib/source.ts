@@ -29,11 +29,11 @@ export interface ByteSource {
  * @example Usage
  * ```ts
  * import { bytesSource } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const source = bytesSource(new Uint8Array([1, 2, 3, 4]));
- * assert.equal(source.size, 4);
- * assert.deepEqual(await source.read(1, 2), new Uint8Array([2, 3]));
+ * assertEquals(source.size, 4);
+ * assertEquals(await source.read(1, 2), new Uint8Array([2, 3]));
  * ```
  */
 export function bytesSource(bytes: Uint8Array): ByteSource {
@@ -59,10 +59,10 @@ export function bytesSource(bytes: Uint8Array): ByteSource {
  * @example Usage
  * ```ts
  * import { blobSource } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const source = blobSource(new Blob([new Uint8Array([9, 8, 7])]));
- * assert.deepEqual(await source.read(2, 1), new Uint8Array([7]));
+ * assertEquals(await source.read(2, 1), new Uint8Array([7]));
  * ```
  */
 export function blobSource(blob: Blob): ByteSource {
@@ -116,10 +116,10 @@ export interface Luggage {
  * @example Usage
  * ```ts
  * import { luggageFromBytes } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const file = luggageFromBytes("notes/brief.txt", "hello");
- * assert.equal(file.size, 5);
+ * assertEquals(file.size, 5);
  * ```
  */
 export function luggageFromBytes(name: string, data: Uint8Array | string): Luggage {

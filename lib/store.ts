@@ -64,10 +64,10 @@ export interface PassportStore {
  * @example Usage
  * ```ts
  * import { StoreConflictError } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertMatch } from "@std/assert";
  *
  * const error = new StoreConflictError("TP-AAAA-BBBB", 3, 4);
- * assert.match(error.message, /expected version 3, but the store holds version 4/);
+ * assertMatch(error.message, /expected version 3, but the store holds version 4/);
  * ```
  */
 export class StoreConflictError extends Error {
@@ -109,9 +109,9 @@ export class StoreConflictError extends Error {
  * @example Usage
  * ```ts
  * import { summarise } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.deepEqual(summarise({ id: "TP-AAAA-BBBB", version: 2, title: "t" }), {
+ * assertEquals(summarise({ id: "TP-AAAA-BBBB", version: 2, title: "t" }), {
  *   id: "TP-AAAA-BBBB",
  *   version: 2,
  *   title: "t",
@@ -135,15 +135,15 @@ export function summarise(state: PassportState): PassportSummary {
  * @example Usage
  * ```ts
  * import { MemoryStore, StoreConflictError } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals, assertRejects } from "@std/assert";
  *
  * const store = new MemoryStore();
  * const created = await store.create({ id: "TP-AAAA-BBBB", version: 0, title: "t" });
- * assert.equal(created.version, 1);
+ * assertEquals(created.version, 1);
  * const saved = await store.save({ ...created, goal: "g" }, 1);
- * assert.equal(saved.version, 2);
- * await assert.rejects(store.save({ ...created, goal: "stale" }, 1), StoreConflictError);
- * assert.equal((await store.open("TP-AAAA-BBBB"))!.goal, "g");
+ * assertEquals(saved.version, 2);
+ * await assertRejects(() => store.save({ ...created, goal: "stale" }, 1), StoreConflictError);
+ * assertEquals((await store.open("TP-AAAA-BBBB"))!.goal, "g");
  * ```
  */
 export class MemoryStore implements PassportStore {

@@ -29,11 +29,11 @@ export type FactState = "verified" | "unverified" | "sealed" | "machine-verified
  * @example Usage
  * ```ts
  * import { factState } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(factState({ claim: "x", scope: "universal", verified: true }), "verified");
- * assert.equal(factState({ claim: "x", scope: "machine", needs_reverify: true }), "sealed");
- * assert.equal(factState({ claim: "x", verified: true }), "machine-verified");
+ * assertEquals(factState({ claim: "x", scope: "universal", verified: true }), "verified");
+ * assertEquals(factState({ claim: "x", scope: "machine", needs_reverify: true }), "sealed");
+ * assertEquals(factState({ claim: "x", verified: true }), "machine-verified");
  * ```
  */
 export function factState(fact: Record<string, unknown>): FactState {
@@ -110,7 +110,7 @@ export interface PackSummary {
  *   preparePack,
  *   summarisePack,
  * } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const state = {
  *   id: "TP-9CB7-J5MK",
@@ -121,9 +121,9 @@ export interface PackSummary {
  * const pack = buildPackObject(state, { packedAt: "2026-12-02T16:46:10Z", machine: "vm" });
  * const bytes = new TextEncoder().encode(await encodeFlat(await preparePack(pack, [])));
  * const summary = summarisePack(await decodePack(bytes), await judge(bytes));
- * assert.equal(summary.conformant, true);
- * assert.equal(summary.passport.goal, "ship it");
- * assert.equal(summary.facts[0]!.state, "sealed");
+ * assertEquals(summary.conformant, true);
+ * assertEquals(summary.passport.goal, "ship it");
+ * assertEquals(summary.facts[0]!.state, "sealed");
  * ```
  */
 export function summarisePack(decoded: DecodedPack, report: Report): PackSummary {

@@ -24,14 +24,14 @@ const LOCAL_PATH = /(^|[\s"'(（])([A-Za-z]:[\\/]|\/Users\/|\/home\/|\/root\/|~\
  * @example Usage
  * ```ts
  * import { packWarnings } from "@taskpack/cli";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const warnings = packWarnings(
  *   { id: "TP-AAAA-BBBB", version: 1, artifacts: ["/home/alice/build/out.bin"], facts: [{ claim: "it builds" }] },
  *   [],
  *   [{ id: "a1", what: "a prompt", accept: "ok" }],
  * );
- * assert.equal(warnings.length, 3);
+ * assertEquals(warnings.length, 3);
  * ```
  */
 export function packWarnings(

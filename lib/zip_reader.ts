@@ -61,9 +61,9 @@ export interface ZipLimits {
  * @example Usage
  * ```ts
  * import { DEFAULT_ZIP_LIMITS } from "./zip_reader.ts";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(DEFAULT_ZIP_LIMITS.maxEntries, 100_000);
+ * assertEquals(DEFAULT_ZIP_LIMITS.maxEntries, 100_000);
  * ```
  */
 export const DEFAULT_ZIP_LIMITS: Readonly<ZipLimits> = Object.freeze({
@@ -191,15 +191,15 @@ const encoder = new TextEncoder();
  * import { openZip } from "./zip_reader.ts";
  * import { writeZip, zipToBytes } from "./zip_writer.ts";
  * import { bytesSource } from "./source.ts";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const text = new TextEncoder().encode("hello");
  * const zip = await zipToBytes(
  *   writeZip([{ name: "a/hello.txt", bytes: text }], { modified: new Date(Date.UTC(2026, 0, 1)) }),
  * );
  * const archive = await openZip(bytesSource(zip));
- * assert.deepEqual(archive.entries.map((e) => e.name), ["a/hello.txt"]);
- * assert.deepEqual(await archive.read(archive.entries[0]!, 1024), text);
+ * assertEquals(archive.entries.map((e) => e.name), ["a/hello.txt"]);
+ * assertEquals(await archive.read(archive.entries[0]!, 1024), text);
  * ```
  *
  * @example Refusals
@@ -207,12 +207,13 @@ const encoder = new TextEncoder();
  * import { openZip } from "./zip_reader.ts";
  * import { bytesSource } from "./source.ts";
  * import { TaskPackReadError } from "./errors.ts";
- * import assert from "node:assert/strict";
+ * import { assertEquals, assertRejects } from "@std/assert";
  *
- * await assert.rejects(
- *   openZip(bytesSource(new TextEncoder().encode("not a zip at all, just text"))),
- *   (error: unknown) => error instanceof TaskPackReadError && error.code === "zip-structure",
+ * const error = await assertRejects(
+ *   () => openZip(bytesSource(new TextEncoder().encode("not a zip at all, just text"))),
+ *   TaskPackReadError,
  * );
+ * assertEquals(error.code, "zip-structure");
  * ```
  */
 export async function openZip(
@@ -263,12 +264,12 @@ export async function openZip(
  * @example Usage
  * ```ts
  * import { DEFAULT_ZIP_LIMITS, zipNameProblem } from "./zip_reader.ts";
- * import assert from "node:assert/strict";
+ * import { assertEquals, assertMatch } from "@std/assert";
  *
- * assert.equal(zipNameProblem("data/files/a.txt", DEFAULT_ZIP_LIMITS), null);
- * assert.equal(zipNameProblem("data/", DEFAULT_ZIP_LIMITS), null);
- * assert.match(zipNameProblem("../etc/passwd", DEFAULT_ZIP_LIMITS)!, /\.\./);
- * assert.match(zipNameProblem("C:/x", DEFAULT_ZIP_LIMITS)!, /drive/);
+ * assertEquals(zipNameProblem("data/files/a.txt", DEFAULT_ZIP_LIMITS), null);
+ * assertEquals(zipNameProblem("data/", DEFAULT_ZIP_LIMITS), null);
+ * assertMatch(zipNameProblem("../etc/passwd", DEFAULT_ZIP_LIMITS)!, /\.\./);
+ * assertMatch(zipNameProblem("C:/x", DEFAULT_ZIP_LIMITS)!, /drive/);
  * ```
  */
 export function zipNameProblem(
@@ -310,11 +311,11 @@ export function zipNameProblem(
  * @example Usage
  * ```ts
  * import { zipNameClash } from "./zip_reader.ts";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
- * assert.equal(zipNameClash(["a/", "a/b.txt", "c"]), null);
- * assert.equal(zipNameClash(["Read.me", "read.ME"])?.index, 1);
- * assert.equal(zipNameClash(["a/b", "a"])?.index, 1);
+ * assertEquals(zipNameClash(["a/", "a/b.txt", "c"]), null);
+ * assertEquals(zipNameClash(["Read.me", "read.ME"])?.index, 1);
+ * assertEquals(zipNameClash(["a/b", "a"])?.index, 1);
  * ```
  */
 export function zipNameClash(
@@ -630,13 +631,13 @@ async function readEnd(source: ByteSource): Promise<EndRecords> {
  * import { zipEntryCount } from "./zip_reader.ts";
  * import { writeZip } from "./zip_writer.ts";
  * import { bytesSource } from "./source.ts";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const entries = [{ name: "a.txt", bytes: new TextEncoder().encode("a") }];
  * const modified = new Date(Date.UTC(2026, 0, 1));
  * const zip = new Uint8Array(await new Response(writeZip(entries, { modified })).arrayBuffer());
- * assert.equal(await zipEntryCount(bytesSource(zip)), 1);
- * assert.equal(await zipEntryCount(bytesSource(new Uint8Array(30))), null);
+ * assertEquals(await zipEntryCount(bytesSource(zip)), 1);
+ * assertEquals(await zipEntryCount(bytesSource(new Uint8Array(30))), null);
  * ```
  */
 export async function zipEntryCount(source: ByteSource): Promise<number | null> {

@@ -138,7 +138,7 @@ const GATHER = 65_536;
  * @example Usage
  * ```ts
  * import { writeZip, zipToBytes } from "./zip_writer.ts";
- * import assert from "node:assert/strict";
+ * import { assert, assertEquals } from "@std/assert";
  *
  * const modified = new Date(Date.UTC(2026, 4, 1, 12, 0, 0));
  * const entries = [
@@ -147,8 +147,8 @@ const GATHER = 65_536;
  * ];
  * const first = await zipToBytes(writeZip(entries, { modified }));
  * const second = await zipToBytes(writeZip(entries, { modified }));
- * assert.deepEqual(first, second);
- * assert.ok(first.length < 1000);
+ * assertEquals(first, second);
+ * assert(first.length < 1000);
  * ```
  */
 export function writeZip(
@@ -183,14 +183,14 @@ export function writeZip(
  * @example Usage
  * ```ts
  * import { writeZip, writeZipTo, zipToBytes } from "./zip_writer.ts";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const modified = new Date(Date.UTC(2026, 4, 1, 12, 0, 0));
  * const entries = [{ name: "a.txt", bytes: new TextEncoder().encode("hello") }];
  * const parts: Uint8Array<ArrayBuffer>[] = [];
  * await writeZipTo(entries, (chunk) => void parts.push(chunk.slice()), { modified });
  * const whole = new Uint8Array(await new Blob(parts).arrayBuffer());
- * assert.deepEqual(whole, await zipToBytes(writeZip(entries, { modified })));
+ * assertEquals(whole, await zipToBytes(writeZip(entries, { modified })));
  * ```
  */
 export async function writeZipTo(
@@ -224,10 +224,10 @@ function settingsOf(options: WriteZipOptions, borrow: boolean): Settings {
  * @example Usage
  * ```ts
  * import { writeZip, zipToBytes } from "./zip_writer.ts";
- * import assert from "node:assert/strict";
+ * import { assertEquals } from "@std/assert";
  *
  * const empty = await zipToBytes(writeZip([], { modified: new Date(Date.UTC(2026, 0, 1)) }));
- * assert.equal(empty.length, 22);
+ * assertEquals(empty.length, 22);
  * ```
  */
 export async function zipToBytes(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {

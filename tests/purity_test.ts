@@ -19,7 +19,7 @@ Deno.test("lib/ has no I/O, clock, environment or randomness", async () => {
     if (!entry.name.endsWith(".ts")) continue;
     files++;
     const text = await Deno.readTextFile(new URL(entry.name, dir));
-    // Examples in doc comments may use anything; the code may not.
+    // The code may not; the examples in doc comments are held to no node: below.
     const code = text.replace(/\/\*\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
     for (const [pattern, what] of FORBIDDEN) {
       assert.ok(!pattern.test(code), `lib/${entry.name} uses ${what}`);
@@ -43,8 +43,20 @@ Deno.test("the purity check catches what it is meant to catch", () => {
   }
 });
 
-// The text check above skips doc comments, whose examples (run by `deno test --doc` as modules
-// of their own) may import anything, `node:assert` among them. This one reads what the code
+// Not even an example names a node: module: they assert with @std/assert's names (mapped to
+// tests/_std_assert.ts here), so each runs as written in a browser or an edge function too.
+Deno.test("no lib/ file names a node: module, in its code, comments or examples", async () => {
+  const dir = new URL("../lib/", import.meta.url);
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.name.endsWith(".ts")) continue;
+    const text = await Deno.readTextFile(new URL(entry.name, dir));
+    const line = text.split("\n").findIndex((l) => /\bnode:/.test(l));
+    assert.equal(line, -1, `lib/${entry.name}:${line + 1} names a node: module`);
+  }
+});
+
+// The text check at the top skips doc comments, whose examples run by `deno test --doc` as
+// modules of their own. This one reads what the code
 // really imports: the module graph of every file in lib/, as Deno resolves it.
 Deno.test("every lib/ module's graph holds lib/ modules only: no node:, npm, jsr or shell", async () => {
   const dir = new URL("../lib/", import.meta.url);
