@@ -21,6 +21,7 @@
  * @module
  */
 import { TaskPackReadError } from "./errors.ts";
+import { nameClashKey } from "./names.ts";
 import type { ByteSource } from "./source.ts";
 import { type Digests, portableDigests } from "./digests.ts";
 import type { Inflater } from "./deflate.ts";
@@ -362,9 +363,9 @@ export function zipNameClash(
   return null;
 }
 
+/** A name's clash key (a directory entry's without its "/"), as luggage names have theirs. */
 function clashKey(name: string): string {
-  const body = name.endsWith("/") ? name.slice(0, -1) : name;
-  return body.normalize("NFC").toLowerCase();
+  return nameClashKey(name.endsWith("/") ? name.slice(0, -1) : name);
 }
 
 /**
