@@ -54,8 +54,13 @@ PACKS (the box that leaves)
                                   (.taskpack, or .taskpack.json = --flat). Asks sent are
                                   recorded at home; --kind receipt carries the answers back.
   land <file> [--files-out <dir>] [--dry-run] [--machine <name>] [--trust-machine-facts]
+       [--rename-unportable]
                                   Open a handoff into a NEW passport: landing checks first,
-                                  sealed facts to re-verify, luggage into a fresh folder.
+                                  sealed facts to re-verify, luggage into a new or empty
+                                  folder. A name this machine cannot hold (con.txt on
+                                  Windows, Readme/README on a case-insensitive disk) is
+                                  refused before anything is written, or with
+                                  --rename-unportable lands as con_.txt, README~2.txt.
   land <receipt> --into <id> [--dry-run]
                                   Merge a receipt into the passport it answers (§4.4.1).
   conformance <file>              Judge against C0-C10 (spec §6), strictly, as written.
@@ -250,6 +255,7 @@ function parse(args: string[]) {
       "files-out": { type: "string" },
       "dry-run": { type: "boolean" },
       "trust-machine-facts": { type: "boolean" },
+      "rename-unportable": { type: "boolean" },
       host: { type: "string" },
       port: { type: "string" },
       "mint-token": { type: "string" },

@@ -58,6 +58,7 @@ export * from "./lib/errors.ts";
 export * from "./lib/source.ts";
 export * from "./lib/digests.ts";
 export * from "./lib/names.ts";
+export * from "./lib/host_names.ts";
 export * from "./lib/patterns.ts";
 export * from "./lib/seal.ts";
 export * from "./lib/refuse.ts";

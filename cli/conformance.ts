@@ -7,6 +7,7 @@
  */
 import { judge } from "../lib/conformance.ts";
 import type { Report } from "../lib/model.ts";
+import type { PortabilityWarning } from "../lib/host_names.ts";
 import type { ReadLimits } from "../lib/read.ts";
 import { openFileSource } from "../shell/files.ts";
 import { progressLine } from "../shell/progress.ts";
@@ -69,5 +70,20 @@ export function formatReport(path: string, report: Report): string {
     }
   }
   if (report.digest) lines.push(`  pack digest: sha256:${report.digest}`);
+  lines.push(...formatPortability(report.warnings));
   return lines.join("\n") + "\n";
+}
+
+/**
+ * Portability warnings as lines a person reads (none when there are none).
+ *
+ * @param warnings The warnings.
+ * @returns The lines, indented under a heading.
+ */
+export function formatPortability(warnings: readonly PortabilityWarning[]): string[] {
+  if (!warnings.length) return [];
+  return [
+    `  warnings: ${warnings.length} name(s) some systems cannot hold (conformance is not affected; land --rename-unportable renames them there)`,
+    ...warnings.map((w) => `    ! data/files/${w.name} (${w.systems}): ${w.reason}`),
+  ];
 }

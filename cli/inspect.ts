@@ -12,6 +12,7 @@ import { decodePack, type ReadLimits } from "../lib/read.ts";
 import { type FactState, summarisePack } from "../lib/summary.ts";
 import { openFileSource } from "../shell/files.ts";
 import { EXIT, formatBytes, type Io } from "./io.ts";
+import { formatPortability } from "./conformance.ts";
 import { digestsForPack } from "./codecs.ts";
 
 export { type FactState, factState } from "../lib/summary.ts";
@@ -102,6 +103,7 @@ export async function runInspect(
       }`,
     );
     if (report.digest) lines.push(`  pack digest: sha256:${report.digest}`);
+    lines.push(...formatPortability(report.warnings));
     io.out(lines.join("\n") + "\n");
     return EXIT.ok;
   } finally {

@@ -20,7 +20,8 @@ import { zipEntryCount } from "../lib/zip_reader.ts";
 import { mergeReceipt } from "../lib/receipt.ts";
 import { receiptTarget } from "../lib/lineage.ts";
 import { openFileSource } from "../shell/files.ts";
-import { rm } from "../shell/host_fs.ts";
+import type { HostNameRules, LandedName } from "../lib/host_names.ts";
+import { probeHostNames, usualHostNames } from "../shell/host_names.ts";
 import { absolutePath } from "../shell/host_process.ts";
 import { progressLine } from "../shell/progress.ts";
 import { scanPool } from "../shell/scan_pool.ts";
@@ -39,6 +40,8 @@ export interface LandFlags {
   "files-out"?: string | undefined;
   "dry-run"?: boolean | undefined;
   "trust-machine-facts"?: boolean | undefined;
+  /** Land names this machine cannot hold under safe ones instead of refusing. */
+  "rename-unportable"?: boolean | undefined;
   /** Reader limits to override (`--limit`). */
   limits?: Partial<ReadLimits> | undefined;
 }
@@ -70,6 +73,8 @@ export async function runLand(path: string, flags: LandFlags, io: Io): Promise<n
       landed = await land(source, {
         digests: await digestsForPack(source),
         limits: flags.limits ?? {},
+        host: await hostRules(flags),
+        renameUnportable: flags["rename-unportable"] === true,
         onProgress: progress.update,
         scanner: scans.scanner,
         ...await inflaterFor(source.size),
@@ -95,6 +100,16 @@ interface NewLanding {
   store: PassportStore;
   newId: string;
   luggageDir: string;
+}
+
+/**
+ * What the file system the luggage lands on can hold: probed where it lands (the `--files-out`
+ * folder, else the store's), or, for a dry run, which writes nothing, this system's usual rules.
+ */
+async function hostRules(flags: LandFlags): Promise<HostNameRules> {
+  if (flags["dry-run"]) return usualHostNames();
+  const folder = flags["files-out"] ?? (await openStore(flags.store)).dir;
+  return await probeHostNames(absolutePath(folder));
 }
 
 async function newLanding(flags: LandFlags): Promise<NewLanding> {
@@ -124,6 +139,7 @@ async function landNew(
     newId,
     machine,
     trustMachineFacts: flags["trust-machine-facts"] === true,
+    renamed: landed.renamed,
   });
   const imperatives = findImperatives(pack);
   const reply: Record<string, unknown> = {
@@ -140,14 +156,16 @@ async function landNew(
     instructions_found: imperatives,
     luggage: landed.luggage.map((file) => file.name),
     luggage_dir: landed.luggage.length ? luggageDir : null,
+    renamed: landed.renamed,
   };
   if (flags["dry-run"]) {
     report(reply, plan.state.next_steps ?? [], imperatives, flags, io);
     return EXIT.ok;
   }
+  let out: LuggageOut | null = null;
   if (!landed.luggage.length) await staged?.abort();
-  else if (staged) await staged.finish(landed.luggage);
-  else await extractLuggage(landed.luggage, luggageDir, !flags.json);
+  else if (staged) await (out = staged).finish(landed.luggage, landed.renamed);
+  else out = await extractLuggage(landed.luggage, luggageDir, !flags.json, landed.renamed);
   try {
     const time = now();
     const artifacts = [...(plan.state.artifacts ?? [])];
@@ -163,7 +181,7 @@ async function landNew(
     });
     Object.assign(reply, passportReply(saved, reply));
   } catch (error) {
-    if (landed.luggage.length) await rm(luggageDir, { recursive: true, force: true });
+    await out?.undo();
     throw error;
   }
   report(reply, plan.state.next_steps ?? [], imperatives, flags, io);
@@ -201,16 +219,19 @@ async function mergeInto(
     instructions_found: imperatives,
     luggage: landed.luggage.map((file) => file.name),
     luggage_dir: landed.luggage.length ? luggageDir : null,
+    renamed: landed.renamed,
   };
   if (!flags["dry-run"]) {
-    if (landed.luggage.length) await extractLuggage(landed.luggage, luggageDir, !flags.json);
+    const out = landed.luggage.length
+      ? await extractLuggage(landed.luggage, luggageDir, !flags.json, landed.renamed)
+      : null;
     try {
       const saved = merged.state === target
         ? target
         : await store.save({ ...merged.state, updated_at: now() }, target.version);
       reply.state_version = saved.version;
     } catch (error) {
-      if (landed.luggage.length) await rm(luggageDir, { recursive: true, force: true });
+      await out?.undo();
       throw error;
     }
   }
@@ -234,6 +255,7 @@ async function mergeInto(
   for (const check of merged.reportedChecks) {
     io.out(`  the sender's landing check (reported, not adopted): ${check.check}\n`);
   }
+  printRenamed(landed.renamed, io);
   printImperatives(imperatives, io);
   return EXIT.ok;
 }
@@ -275,7 +297,14 @@ function report(
       `  luggage: ${(reply.luggage as string[]).length} file(s) in ${String(reply.luggage_dir)}\n`,
     );
   }
+  printRenamed(reply.renamed as LandedName[], io);
   printImperatives(imperatives, io);
+}
+
+function printRenamed(renamed: readonly LandedName[], io: Io): void {
+  if (!renamed.length) return;
+  io.out(`  renamed for this machine (${renamed.length}):\n`);
+  for (const r of renamed) io.out(`    ${r.original} → ${r.landed} (${r.reason})\n`);
 }
 
 function printImperatives(imperatives: Imperative[], io: Io): void {

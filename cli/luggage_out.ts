@@ -1,9 +1,11 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
- * Writing landed luggage into a fresh folder. The files are staged in a new temporary folder
- * beside it (so no existing symlink or file is ever written through), each created exclusively
- * and verified (size and CRC) as it is read, and the folder is renamed into place only at the
- * end. On any failure the staging folder is removed.
+ * Writing landed luggage into a fresh folder, or an existing empty one (as `git clone` does).
+ * The files are staged in a new temporary folder beside it (so no existing symlink or file is
+ * ever written through), each created exclusively and verified (size and CRC) as it is read,
+ * under the name the host can hold (`planHostNames`), and moved into place only at the end:
+ * the staging folder renamed to a new target, its entries renamed into an empty one. On any
+ * failure the staging folder is removed and an existing target is left as it was.
  *
  * For thousands of small files, {@linkcode LuggageOut.onChecked} stages each one as soon as
  * it has passed its own checks, on another core, while `land` checks the rest: the folder
@@ -13,7 +15,7 @@
  * @module
  */
 import { basename, dirname, join } from "../shell/host_path.ts";
-import type { OnChecked, ReadLuggage } from "../lib/read.ts";
+import type { ReadLuggage } from "../lib/read.ts";
 import { progressCounter } from "../lib/_progress.ts";
 import { readAllBytes } from "../lib/_bytes.ts";
 import { makeFolder, writeNewFile } from "../shell/files.ts";
@@ -22,10 +24,12 @@ import {
   lstat,
   makeTempFolder,
   mkdir,
+  readdir,
   removeEmptyFolder,
   rename,
   rm,
 } from "../shell/host_fs.ts";
+import type { LandedName } from "../lib/host_names.ts";
 import { progressLine } from "../shell/progress.ts";
 import { batchWriter } from "../shell/batch_writer.ts";
 import { UsageError } from "./io.ts";
@@ -38,18 +42,28 @@ const EXTRACT_CONCURRENCY = 16;
 /** A luggage folder being written; see the module's documentation. */
 export interface LuggageOut {
   /**
-   * Stages a small file that passed its own checks (pass it to `land`); absent when files are
-   * not staged early.
+   * Stages a small file that passed its own checks, under the name it lands under (pass it to
+   * `land`); absent when files are not staged early.
    */
-  readonly onChecked?: OnChecked;
+  readonly onChecked?: (
+    file: ReadLuggage,
+    bytes: Uint8Array,
+    landedName?: string,
+  ) => Promise<void> | void;
   /**
-   * Writes every file not staged yet, then renames the folder into place.
+   * Writes every file not staged yet, then moves them into place.
    *
    * @param luggage The verified luggage (the files `onChecked` was told of among them).
+   * @param renamed Names a file lands under instead of its own (see `LandedPack.renamed`).
    */
-  finish(luggage: readonly ReadLuggage[]): Promise<void>;
+  finish(luggage: readonly ReadLuggage[], renamed?: readonly LandedName[]): Promise<void>;
   /** Removes the staging folder once nothing more is being written into it. */
   abort(): Promise<void>;
+  /**
+   * Takes back a finished landing (when what follows it fails): a folder it made is removed,
+   * an existing one is emptied of what it put there.
+   */
+  undo(): Promise<void>;
 }
 
 /** Options for {@linkcode luggageOut}. */
@@ -61,36 +75,29 @@ export interface LuggageOutOptions {
 }
 
 /**
- * Starts writing luggage into `target`, a folder that must not exist yet.
+ * Starts writing luggage into `target`: a folder that does not exist yet, or an empty one.
  *
- * @param target The folder to create.
+ * @param target The folder.
  * @param options Progress, and whether to stage files early.
  * @returns The luggage folder being written.
- * @throws {UsageError} When `target` exists.
+ * @throws {UsageError} When `target` exists and is not an empty folder.
  */
 export async function luggageOut(
   target: string,
   options: LuggageOutOptions = {},
 ): Promise<LuggageOut> {
-  try {
-    await lstat(target);
-    throw new UsageError(
-      `${target} exists: luggage only lands in a new folder (choose another with --files-out)`,
-    );
-  } catch (error) {
-    if ((error as { code?: string }).code !== "ENOENT") throw error;
-  }
+  const existing = await existingEmptyFolder(target);
   // The folders made for it are private, as the store makes its own (by default the luggage
   // goes inside the store), and removed again if it fails (a refused pack leaves nothing).
   const madeAbove = await missingFolders(dirname(target));
   await mkdir(dirname(target), { recursive: true, mode: 0o700 });
   const staging = await makeTempFolder(join(dirname(target), `.${basename(target)}.landing-`));
   const made = new Set<string>([staging]);
-  /** The folder of a file in the staging folder, made on first use. */
-  const destination = (file: ReadLuggage): string => {
+  /** A file's path in the staging folder, its folder made on first use. */
+  const destination = (name: string): string => {
     // A checked luggage name has no empty, "." or ".." segment: joined as it is, it gives the
     // path `join` would, without normalising it again for each of thousands of files.
-    const dest = `${staging}/${file.name}`;
+    const dest = `${staging}/${name}`;
     const folder = dest.slice(0, dest.lastIndexOf("/"));
     if (!made.has(folder)) {
       makeFolder(folder);
@@ -123,8 +130,11 @@ export async function luggageOut(
   const progress = progressLine("writing", options.showProgress === true);
   let aborted = false;
 
+  /** What was moved into an existing target, to undo. */
+  const moved: string[] = [];
   const out: LuggageOut = {
-    async finish(luggage) {
+    async finish(luggage, renamed = []) {
+      const names = new Map(renamed.map((r) => [r.original, r.landed]));
       try {
         count = progressCounter(progress.update, luggage);
         count.bytes(written.bytes);
@@ -136,7 +146,7 @@ export async function luggageOut(
         if (!writer && small >= MANY_SMALL_FILES) writer = batchWriter({ onWritten });
         for (const file of luggage) {
           if (staged.has(file)) continue;
-          const dest = destination(file);
+          const dest = destination(names.get(file.name) ?? file.name);
           if (file.size > SMALL_EXTRACT) {
             await writeNewFile(dest, file.open(), count.bytes, file.size);
             count.file();
@@ -165,7 +175,8 @@ export async function luggageOut(
         await settle(0);
         await writer?.finish();
         progress.done();
-        await rename(staging, target);
+        if (existing) await moveInto(staging, target, moved);
+        else await rename(staging, target);
       } catch (error) {
         await out.abort();
         throw error;
@@ -187,17 +198,69 @@ export async function luggageOut(
         await removeEmptyFolder(folder).catch(() => {});
       }
     },
+    async undo() {
+      if (!existing) {
+        await rm(target, { recursive: true, force: true });
+        return;
+      }
+      for (const entry of moved) await rm(join(target, entry), { recursive: true, force: true });
+    },
   };
   if (!writer) return out;
   const early = writer;
   return {
     ...out,
-    onChecked(file, bytes) {
+    onChecked(file, bytes, landedName = file.name) {
       if (bytes.length > SMALL_EXTRACT) return;
       staged.add(file);
-      return early.write(destination(file), bytes);
+      return early.write(destination(landedName), bytes);
     },
   };
+}
+
+/**
+ * Whether `target` is an existing empty folder (true) or does not exist (false).
+ *
+ * @throws {UsageError} When it exists and is anything else: a file, a symlink, a folder with
+ * something in it.
+ */
+async function existingEmptyFolder(target: string): Promise<boolean> {
+  let info;
+  try {
+    info = await lstat(target);
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") return false;
+    throw error;
+  }
+  if (info.isDirectory && (await readdir(target)).length === 0) return true;
+  throw new UsageError(
+    `${target} exists${
+      info.isDirectory ? " and is not empty" : ""
+    }: luggage lands only in a new or empty folder (choose another with --files-out)`,
+  );
+}
+
+/**
+ * Moves the staged entries into the existing target, which must still be empty (something may
+ * have been put there since it was checked); each name moved is recorded in `moved`.
+ */
+async function moveInto(staging: string, target: string, moved: string[]): Promise<void> {
+  if ((await readdir(target)).length !== 0) {
+    throw new UsageError(`${target} is no longer empty: nothing was landed in it`);
+  }
+  try {
+    for (const entry of await readdir(staging)) {
+      await rename(join(staging, entry), join(target, entry));
+      moved.push(entry);
+    }
+    await rm(staging, { recursive: true, force: true });
+  } catch (error) {
+    // Put back what was moved, so the target is left as it was and the staging is removed.
+    for (const entry of moved.splice(0)) {
+      await rename(join(target, entry), join(staging, entry)).catch(() => {});
+    }
+    throw error;
+  }
 }
 
 /** The folders `mkdir -p` would create for `folder`, deepest first. */
@@ -216,17 +279,21 @@ async function missingFolders(folder: string): Promise<string[]> {
 }
 
 /**
- * Writes luggage into a fresh folder (see the module's documentation), all at once.
+ * Writes luggage into a new or empty folder (see the module's documentation), all at once.
  *
  * @param luggage The verified luggage.
- * @param target The folder to create; it must not exist.
+ * @param target The folder: it must not exist, or be empty.
  * @param showProgress Whether a progress line may be drawn (on a terminal, for large luggage).
+ * @param renamed Names files land under instead of their own.
+ * @returns The landing, which `undo` takes back.
  */
 export async function extractLuggage(
   luggage: readonly ReadLuggage[],
   target: string,
   showProgress = false,
-): Promise<void> {
+  renamed: readonly LandedName[] = [],
+): Promise<LuggageOut> {
   const out = await luggageOut(target, { showProgress });
-  await out.finish(luggage);
+  await out.finish(luggage, renamed);
+  return out;
 }

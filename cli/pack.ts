@@ -14,6 +14,7 @@ import { buildPackObject, preparePack } from "../lib/pack.ts";
 import { SMALL_DEFLATE } from "../lib/deflate.ts";
 import { assignAskIds, recordSentAsks } from "../lib/passport.ts";
 import { packWarnings } from "../lib/warnings.ts";
+import { portabilityWarnings } from "../lib/host_names.ts";
 import { checkFolderOf, walkLuggage } from "../shell/files.ts";
 import { progressLine } from "../shell/progress.ts";
 import { type ScanPool, scanPool } from "../shell/scan_pool.ts";
@@ -141,6 +142,11 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
     for (const warning of packWarnings(home, luggage.map((f) => f.name), object.asks)) {
       io.err(`warning: ${warning}\n`);
     }
+    // Told once, so the sender knows which receivers will need --rename-unportable.
+    const unportable = portabilityWarnings(luggage.map((f) => f.name));
+    for (const warning of unportable) {
+      io.err(`warning: data/files/${warning.name} (${warning.systems}): ${warning.reason}\n`);
+    }
     const luggageBytes = luggage.reduce((sum, file) => sum + file.size, 0);
     const digests = await digestsFor(luggageBytes);
     const smallFiles = walked.readingAhead
@@ -187,6 +193,7 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
       landing_checks: object.landing_checks.length,
       luggage: prepared.luggage.map((file) => file.name),
       sealed_facts: prepared.repairs.length,
+      warnings: unportable,
     };
     if (flags.json) {
       io.out(JSON.stringify(reply) + "\n");

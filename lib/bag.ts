@@ -121,7 +121,8 @@ export interface ManifestLine {
 
 /**
  * Parses a manifest strictly: every line `<64 lower-case hex><two spaces><path>` ending in LF,
- * no blank line, no CR, no BOM, no path listed twice.
+ * no blank line, no CR, no BOM, no path listed twice. A path's `%25`, `%0A` and `%0D` are read
+ * back as `%`, LF and CR (RFC 8493 §2.1.3); any other `%` is itself.
  *
  * @param text The manifest's text.
  * @returns The lines, or a reason the manifest is malformed.
@@ -148,7 +149,7 @@ export function parseManifest(text: string): { lines: ManifestLine[]; error?: st
   for (let i = 0; i < rows.length; i++) {
     const match = /^([0-9a-f]{64}) {2}([^\r\n]+)$/.exec(rows[i]!);
     if (!match) return { lines: [], error: `line ${i + 1} is not "<sha256>  <path>"` };
-    const path = match[2]!;
+    const path = decodeManifestPath(match[2]!);
     if (seen.has(path)) return { lines: [], error: `line ${i + 1} lists a path a second time` };
     seen.add(path);
     lines.push({ sha256: match[1]!, path });
@@ -178,7 +179,24 @@ export function parsePayloadOxum(bagInfo: string): { octets: number; count: numb
 }
 
 function manifestText(rows: readonly (readonly [string, string])[]): string {
-  return rows.map(([sha256, path]) => `${sha256}  ${path}\n`).join("");
+  return rows.map(([sha256, path]) => `${sha256}  ${encodeManifestPath(path)}\n`).join("");
+}
+
+/**
+ * A path as a manifest writes it (RFC 8493 §2.1.3): `%`, CR and LF, and only those, are
+ * percent-encoded. Luggage names never hold CR or LF (control characters are refused), so in
+ * practice only `%` changes; the incumbent never writes a name holding one.
+ */
+function encodeManifestPath(path: string): string {
+  return /[%\r\n]/.test(path)
+    ? path.replace(/[%\r\n]/g, (c) => c === "%" ? "%25" : c === "\r" ? "%0D" : "%0A")
+    : path;
+}
+
+function decodeManifestPath(path: string): string {
+  return path.includes("%")
+    ? path.replace(/%(25|0A|0D)/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    : path;
 }
 
 function oneLine(value: unknown, units: number): string {

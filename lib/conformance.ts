@@ -36,6 +36,7 @@ import {
   type ReadLimits,
 } from "./read.ts";
 import { luggageNameProblems, packObjectProblems } from "./refuse.ts";
+import { type PortabilityWarning, portabilityWarnings } from "./host_names.ts";
 import { isPortableScope, sealPack } from "./seal.ts";
 import { type ByteSource, bytesSource } from "./source.ts";
 import { readAllBytes } from "./_bytes.ts";
@@ -150,7 +151,8 @@ export async function judge(
       }`,
     );
   }
-  return report(decoded.encoding, digest, failures, new Set());
+  const warnings = portabilityWarnings(decoded.luggage.map((file) => file.name));
+  return report(decoded.encoding, digest, failures, new Set(), warnings);
 }
 
 /** C2-C8 and C10 on the pack object as written. */
@@ -294,7 +296,7 @@ function unreadable(error: unknown, encoding: string): Report {
     ? "C2"
     : "C1";
   failures.set(id, [code === "internal" ? `the reader failed: ${message}` : message]);
-  return report(encoding, null, failures, new Set(CHECK_IDS.filter((c) => c !== id)));
+  return report(encoding, null, failures, new Set(CHECK_IDS.filter((c) => c !== id)), []);
 }
 
 function report(
@@ -302,6 +304,7 @@ function report(
   digest: string | null,
   failures: ReadonlyMap<CheckId, string[]>,
   notEvaluated: ReadonlySet<CheckId>,
+  warnings: PortabilityWarning[],
 ): Report {
   const checks: CheckResult[] = CHECK_IDS.map((id) => {
     const details = failures.get(id);
@@ -329,6 +332,7 @@ function report(
     passed,
     total: checks.length,
     checks,
+    warnings,
   };
 }
 

@@ -82,7 +82,9 @@ export type ReadErrorCode =
   | "flat-structure"
   | "flat-attachment"
   | "integrity"
-  | "limit";
+  | "limit"
+  /** A conformant pack whose luggage name the landing host cannot hold (see `planHostNames`). */
+  | "host-name";
 
 /**
  * Bytes that cannot be read as a TaskPack: broken, hostile or over a limit.

@@ -16,10 +16,10 @@ import { isPlainObject } from "./_json.ts";
 import { type Digests, portableDigests } from "./digests.ts";
 import { RefusalError, TaskPackReadError } from "./errors.ts";
 import type { Ask, Fact, LandingCheck, PackObject, PassportState, Repair } from "./model.ts";
+import { type HostNameRules, type LandedName, planHostNames, POSIX_HOST } from "./host_names.ts";
 import {
   auditLuggage,
   decodePack,
-  type OnChecked,
   type Progress,
   type ReadLimits,
   type ReadLuggage,
@@ -45,11 +45,18 @@ export interface LandOptions {
   /** Makes the scanner for each luggage file (default: a `TextScanner` on this thread). */
   scanner?: ScannerFactory;
   /**
-   * Told of each small luggage file that passed its own checks, with its bytes (see
-   * {@linkcode OnChecked}): a shell may stage it while the rest is checked, and must discard
-   * what it staged if `land` then throws.
+   * Told of each small luggage file that passed its own checks, with its bytes and the name it
+   * lands under (see {@linkcode OnChecked}): a shell may stage it while the rest is checked,
+   * and must discard what it staged if `land` then throws.
    */
-  onChecked?: OnChecked;
+  onChecked?: (file: ReadLuggage, bytes: Uint8Array, landedName: string) => void | Promise<void>;
+  /**
+   * What the landing host's file system can hold (default {@linkcode POSIX_HOST}): a name it
+   * cannot hold is refused before any luggage is checked, or renamed with `renameUnportable`.
+   */
+  host?: HostNameRules;
+  /** Land names the host cannot hold under safe ones instead of refusing (see `planHostNames`). */
+  renameUnportable?: boolean;
 }
 
 /** A pack that may land, with the repairs that were needed. */
@@ -62,6 +69,8 @@ export interface LandedPack {
   readonly repairs: readonly Repair[];
   /** The luggage, verified: each stream re-checks size and CRC as it is read. */
   readonly luggage: readonly ReadLuggage[];
+  /** The files that land under another name on this host (only with `renameUnportable`). */
+  readonly renamed: readonly LandedName[];
 }
 
 /**
@@ -72,7 +81,8 @@ export interface LandedPack {
  * @param input The file.
  * @param options Digests and limits.
  * @returns The repaired pack object, the repairs, and the verified luggage.
- * @throws {TaskPackReadError} When the file is broken or hostile.
+ * @throws {TaskPackReadError} When the file is broken or hostile, or (code `host-name`) when
+ * the landing host cannot hold a luggage name and `renameUnportable` is not set.
  * @throws {RefusalError} When it carries a credential, a transcript, or an ask with no accept.
  *
  * @example Usage
@@ -154,14 +164,31 @@ export async function land(
   const sealed = sealPack(stripped);
   repairs.push(...sealed.repairs);
   assertPackable(sealed.pack, "land");
-  const [named] = luggageNameProblems(decoded.luggage.map((file) => file.name));
+  const names = decoded.luggage.map((file) => file.name);
+  const [named] = luggageNameProblems(names);
   if (named) throw new RefusalError(named.rule, named.where, named.detail, "land");
+  // The host's answer comes before any luggage is read, so nothing is staged for a refusal.
+  const plan = planHostNames(names, options.host ?? POSIX_HOST, options.renameUnportable === true);
+  if (plan.problem) {
+    throw new TaskPackReadError(
+      "host-name",
+      LUGGAGE_PREFIX + plan.problem.name,
+      `this machine cannot hold the name: ${plan.problem.reason} (land with --rename-unportable to give it a safe name)`,
+    );
+  }
+  const landedNames = new Map(plan.renamed.map((r) => [r.original, r.landed]));
+  const onChecked = options.onChecked;
 
   const audits = await auditLuggage(decoded, {
     digests,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.scanner ? { scanner: options.scanner } : {}),
-    ...(options.onChecked ? { onChecked: options.onChecked } : {}),
+    ...(onChecked
+      ? {
+        onChecked: (file: ReadLuggage, bytes: Uint8Array) =>
+          onChecked(file, bytes, landedNames.get(file.name) ?? file.name),
+      }
+      : {}),
   });
   for (const audit of audits) {
     if (audit.error) throw audit.error;
@@ -176,7 +203,13 @@ export async function land(
       );
     }
   }
-  return { encoding: decoded.encoding, object: sealed.pack, repairs, luggage: decoded.luggage };
+  return {
+    encoding: decoded.encoding,
+    object: sealed.pack,
+    repairs,
+    luggage: decoded.luggage,
+    renamed: plan.renamed,
+  };
 }
 
 /** Options for {@linkcode planLanding}. */
@@ -187,6 +220,8 @@ export interface PlanOptions {
   machine: string;
   /** Restore ✓ on facts proven on this very machine (`verified_on` equals `machine`). */
   trustMachineFacts?: boolean;
+  /** Luggage landed under another name on this machine (`LandedPack.renamed`), for the record. */
+  renamed?: readonly LandedName[];
 }
 
 /** The new passport a landing would create, and what a person should be told. */
@@ -285,7 +320,7 @@ export function planLanding(pack: PackObject, options: PlanOptions): LandingPlan
     machine_id: options.machine,
     current_state: `Landed from ${sender} (lineage ${
       pack.lineage.chain.at(-1) ?? pack.lineage.root_id
-    }).\n\n${sent.current_state ?? ""}`,
+    }).${renamedNote(options.renamed ?? [])}\n\n${sent.current_state ?? ""}`,
     facts,
     asks,
     landing_checks: checks,
@@ -293,6 +328,13 @@ export function planLanding(pack: PackObject, options: PlanOptions): LandingPlan
     lineage: pack.lineage,
   };
   return { state, requiredChecks, toReverify, restored, openAsks };
+}
+
+/** The renamed luggage, told in the new passport's state so nobody looks for the old names. */
+function renamedNote(renamed: readonly LandedName[]): string {
+  if (!renamed.length) return "";
+  const pairs = renamed.map((r) => `${r.original} → ${r.landed}`).join("; ");
+  return ` Luggage renamed for this machine, which cannot hold the names as sent: ${pairs}.`;
 }
 
 /**

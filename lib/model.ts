@@ -12,6 +12,8 @@
  * @module
  */
 
+import type { PortabilityWarning } from "./host_names.ts";
+
 /** The `spec` of a pack object (spec §3); readers reject any other value (§8). */
 export const PACK_SPEC = "task-passport-bag/0.1";
 /** The format this implementation conforms to; the `spec` of a conformance report. */
@@ -249,6 +251,11 @@ export interface Report {
   total: number;
   /** One entry per check, C0 to C10 in order. */
   checks: CheckResult[];
+  /**
+   * Luggage names some systems cannot hold (see `portabilityWarnings`). They never change `ok`
+   * or `passed`: the spec allows these names, and the landing host decides.
+   */
+  warnings: PortabilityWarning[];
 }
 
 /** A change the lenient reader made while landing; any repair means the file fails C0. */

@@ -1,27 +1,31 @@
 // Copyright 2026 the taskpack authors. MIT license.
 // This module is browser compatible.
 /**
- * Luggage names: the path of a file under `data/files/`. The same rules hold when packing
- * (a bad name is refused) and when reading (a bad name means a hostile pack), so a name that
- * one side accepts can always be written to disk safely on every operating system.
+ * Luggage names: the path of a file under `data/files/`. The spec (§2, §6) and BagIt (RFC 8493)
+ * ask only for a relative path, so a name fails only when it is unsafe on every system: these
+ * rules hold alike when packing (a bad name is refused), reading and judging (a bad name means a
+ * hostile pack). What only some systems cannot hold — a Windows device name, a character
+ * Windows forbids, two names equal under case folding — is a portability warning
+ * (`host_names.ts`), and the landing host decides.
  *
  * @module
  */
 
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
-// Control characters, the characters Windows forbids, and `%` (BagIt escapes it in
-// manifests, so a name holding one cannot be written the same way by every writer).
 // deno-lint-ignore no-control-regex
-const FORBIDDEN_CHAR = /[\u0000-\u001f\u007f-\u009f\\:*?"<>|%]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const MAX_NAME_LENGTH = 1024;
 const MAX_DEPTH = 64;
+/** No mainstream file system holds a longer file or folder name (ext4, APFS, NTFS: 255). */
+const MAX_SEGMENT_BYTES = 255;
 
 /**
  * Says what is wrong with a luggage name, or returns null when it is safe.
  *
- * A safe name is relative, `/`-separated, with no empty, `.` or `..` segment, no control
- * character, none of `\ : * ? " < > | %`, no segment ending in a dot or a space, no Windows
- * device name (`CON`, `aux.txt`), at most 1024 characters and 64 segments, and valid Unicode.
+ * A safe name is relative (no leading `/`, no drive letter), `/`-separated with no backslash,
+ * with no empty, `.` or `..` segment, no control character (C0, DEL, C1), valid Unicode, at
+ * most 1024 characters, 64 segments, and 255 UTF-8 bytes per segment. Nothing else is refused:
+ * `con.txt`, `a:b` and `Readme.txt` beside `README.txt` are safe names here, with a portability
+ * warning (see {@linkcode portabilityWarnings}).
  *
  * @param name The path under `data/files/`.
  * @returns A short reason, or null.
@@ -32,8 +36,9 @@ const MAX_DEPTH = 64;
  * import { assertEquals, assertMatch } from "@std/assert";
  *
  * assertEquals(luggageNameProblem("notes/deep/n.md"), null);
+ * assertEquals(luggageNameProblem("aux.txt"), null);
  * assertMatch(luggageNameProblem("../x")!, /\.\./);
- * assertMatch(luggageNameProblem("aux.txt")!, /device/);
+ * assertMatch(luggageNameProblem("a\\b")!, /backslash/);
  * ```
  */
 export function luggageNameProblem(name: string): string | null {
@@ -43,20 +48,16 @@ export function luggageNameProblem(name: string): string | null {
   if (!isWellFormed(name)) return "the name is not valid Unicode";
   if (name.startsWith("/")) return "the name is absolute";
   if (/^[A-Za-z]:/.test(name)) return "the name starts with a drive letter";
-  const forbidden = FORBIDDEN_CHAR.exec(name);
-  if (forbidden) {
-    const code = forbidden[0].codePointAt(0)!;
-    return code < 0x20 || (code >= 0x7f && code <= 0x9f)
-      ? "the name holds a control character"
-      : `the name holds the character ${JSON.stringify(forbidden[0])}`;
-  }
+  if (CONTROL.test(name)) return "the name holds a control character";
+  if (name.includes("\\")) return "the name holds a backslash";
   const segments = name.split("/");
   if (segments.length > MAX_DEPTH) return `the name is deeper than ${MAX_DEPTH} folders`;
   for (const segment of segments) {
     if (segment === "") return "the name has an empty segment";
     if (segment === "." || segment === "..") return `the name has a "${segment}" segment`;
-    if (/[. ]$/.test(segment)) return "a segment ends in a dot or a space";
-    if (WINDOWS_DEVICE.test(segment)) return "a segment is a Windows device name";
+    if (segment.length * 3 > MAX_SEGMENT_BYTES && utf8Length(segment) > MAX_SEGMENT_BYTES) {
+      return `a segment is longer than ${MAX_SEGMENT_BYTES} bytes, more than any common file system holds`;
+    }
   }
   return null;
 }
@@ -81,8 +82,9 @@ export function nameClashKey(name: string): string {
 }
 
 /**
- * Finds the first problem in a list of luggage names: a bad name, two names that clash, or a
- * name that is also a folder of another (`a` and `a/b`).
+ * Finds the first problem in a list of luggage names: a bad name, a name that appears twice,
+ * or a name that is also a folder of another (`a` and `a/b`). Names are compared as written:
+ * `Readme.txt` and `README.txt` are two files (a portability warning, not a problem).
  *
  * @param names The names, in pack order.
  * @returns The offending name and the reason, or null when all are safe together.
@@ -92,47 +94,37 @@ export function nameClashKey(name: string): string {
  * import { luggageSetProblem } from "@taskpack/cli";
  * import { assertEquals } from "@std/assert";
  *
- * assertEquals(luggageSetProblem(["a.txt", "b/c.txt"]), null);
+ * assertEquals(luggageSetProblem(["a.txt", "b/c.txt", "A.txt"]), null);
  * assertEquals(luggageSetProblem(["a", "a/b"])?.name, "a/b");
- * assertEquals(luggageSetProblem(["Read.me", "read.ME"])?.name, "read.ME");
+ * assertEquals(luggageSetProblem(["x.md", "x.md"])?.problem, "the name appears twice");
  * ```
  */
 export function luggageSetProblem(
   names: readonly string[],
 ): { name: string; problem: string } | null {
-  const files = new Map<string, string>();
+  const files = new Set<string>();
   const folders = new Map<string, string>();
   for (const name of names) {
     const problem = luggageNameProblem(name);
     if (problem) return { name, problem };
-    const key = nameClashKey(name);
-    const twin = files.get(key);
-    if (twin !== undefined) {
-      return {
-        name,
-        problem: twin === name ? "the name appears twice" : `the name clashes with "${twin}"`,
-      };
+    if (files.has(name)) return { name, problem: "the name appears twice" };
+    if (folders.has(name)) {
+      return { name, problem: `the name is also a folder of "${folders.get(name)}"` };
     }
-    if (folders.has(key)) {
-      return { name, problem: `the name is also a folder of "${folders.get(key)}"` };
-    }
-    for (let at = key.indexOf("/"); at !== -1; at = key.indexOf("/", at + 1)) {
-      const folder = key.slice(0, at);
-      const file = files.get(folder);
-      if (file !== undefined) return { name, problem: `"${file}" is a file, not a folder` };
+    for (let at = name.indexOf("/"); at !== -1; at = name.indexOf("/", at + 1)) {
+      const folder = name.slice(0, at);
+      if (files.has(folder)) return { name, problem: `"${folder}" is a file, not a folder` };
       if (!folders.has(folder)) folders.set(folder, name);
     }
-    files.set(key, name);
+    files.add(name);
   }
   return null;
 }
 
-// The common case, decided by two regular expressions rather than the rules one by one: ASCII
-// letters, digits, `_`, `-` and inner dots, no segment starting or ending in a dot, no device
-// name. What this passes, every rule above passes; anything else takes the full check.
-const PLAIN_NAME =
-  /^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?(?:\/[A-Za-z0-9_-](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?)*$/;
-const PLAIN_DEVICE = /(?:^|\/)(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\.[^/]*)?(?:\/|$)/i;
+// The common case, decided by one regular expression rather than the rules one by one: ASCII
+// letters, digits, `_`, `-` and `.`, no segment of only dots. What this passes, every rule
+// above passes; anything else takes the full check.
+const PLAIN_NAME = /^(?!\.\.?(?:\/|$))[\w.-]{1,255}(?:\/(?!\.\.?(?:\/|$))[\w.-]{1,255})*$/;
 
 function isPlainName(name: string): boolean {
   if (typeof name !== "string" || name.length > MAX_NAME_LENGTH || !PLAIN_NAME.test(name)) {
@@ -140,10 +132,22 @@ function isPlainName(name: string): boolean {
   }
   let depth = 1;
   for (let at = name.indexOf("/"); at !== -1; at = name.indexOf("/", at + 1)) depth++;
-  return depth <= MAX_DEPTH && !PLAIN_DEVICE.test(name);
+  return depth <= MAX_DEPTH;
 }
 
 function isWellFormed(text: string): boolean {
   // Lone surrogates cannot be written as UTF-8.
   return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) bytes += 4, i++;
+    else bytes += 3;
+  }
+  return bytes;
 }

@@ -11,6 +11,7 @@
 import { isPlainObject } from "./_json.ts";
 import type { CheckId, Report } from "./model.ts";
 import type { DecodedPack } from "./read.ts";
+import type { PortabilityWarning } from "./host_names.ts";
 import { isPortableScope } from "./seal.ts";
 
 /**
@@ -90,6 +91,8 @@ export interface PackSummary {
   landing_checks: (PackFields & { how_is_senders_suggestion: true })[];
   /** Luggage: name under `data/files/`, size, declared digest. */
   luggage: { name: string; bytes: number; sha256: string | null }[];
+  /** Luggage names some systems cannot hold, as the judge reports them. */
+  warnings: PortabilityWarning[];
 }
 
 /**
@@ -161,5 +164,6 @@ export function summarisePack(decoded: DecodedPack, report: Report): PackSummary
       bytes: file.size,
       sha256: file.declaredSha256,
     })),
+    warnings: report.warnings,
   };
 }

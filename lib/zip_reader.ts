@@ -21,7 +21,6 @@
  * @module
  */
 import { TaskPackReadError } from "./errors.ts";
-import { nameClashKey } from "./names.ts";
 import type { ByteSource } from "./source.ts";
 import { type Digests, portableDigests } from "./digests.ts";
 import type { Inflater } from "./deflate.ts";
@@ -302,9 +301,10 @@ export function zipNameProblem(
 }
 
 /**
- * Finds two names that would land on the same path: equal after Unicode NFC normalisation and
- * lower-casing (a directory entry `a/` counts as `a`), or a file that is also a directory of
- * another name (`a` and `a/b`).
+ * Finds two names that would land on the same path on every system: the same name twice (a
+ * directory entry `a/` counts as `a`), or a file that is also a directory of another name (`a`
+ * and `a/b`). Names equal only under case folding or Unicode normalisation are different
+ * entries: whether a host can hold both is for whoever extracts them to decide.
  *
  * @param names The names, in archive order.
  * @returns The later of the two names (its index) and the reason, or null.
@@ -315,7 +315,8 @@ export function zipNameProblem(
  * import { assertEquals } from "@std/assert";
  *
  * assertEquals(zipNameClash(["a/", "a/b.txt", "c"]), null);
- * assertEquals(zipNameClash(["Read.me", "read.ME"])?.index, 1);
+ * assertEquals(zipNameClash(["Read.me", "read.ME"]), null);
+ * assertEquals(zipNameClash(["a.md", "a.md"])?.index, 1);
  * assertEquals(zipNameClash(["a/b", "a"])?.index, 1);
  * ```
  */
@@ -323,7 +324,7 @@ export function zipNameClash(
   names: readonly string[],
 ): { index: number; problem: string } | null {
   // Each name is held against the ones before it, by key: the first that clashes with an
-  // earlier one is the answer. Keys are NFC and lower case, without a directory's "/".
+  // earlier one is the answer. A key is the name without a directory's "/".
   const byKey = new Map<string, number>();
   /** Keys of files (not directories): nothing may lie inside them. */
   const files = new Map<string, number>();
@@ -363,9 +364,9 @@ export function zipNameClash(
   return null;
 }
 
-/** A name's clash key (a directory entry's without its "/"), as luggage names have theirs. */
+/** A name's clash key: a directory entry's without its "/". */
 function clashKey(name: string): string {
-  return nameClashKey(name.endsWith("/") ? name.slice(0, -1) : name);
+  return name.endsWith("/") ? name.slice(0, -1) : name;
 }
 
 /**

@@ -20,6 +20,8 @@ export const REFERENCE_FILES = [
   "handoff.taskpack.json",
   "minimal.taskpack",
   "minimal.taskpack.json",
+  "names.taskpack",
+  "names.taskpack.json",
   "receipt.taskpack.json",
 ];
 

@@ -117,6 +117,8 @@ Deno.test("the judge reports every case (never throws) and the library's land re
       if (c.judge.length === 0) {
         assert.ok(report.ok, `expected conformant: ${JSON.stringify(failed)}`);
       }
+      // Portability is a warning, never a failure: exactly the names expected, nothing else.
+      assert.deepEqual(report.warnings.map((w) => w.name), c.warnings ?? []);
       let outcome = "accept";
       try {
         await land(c.bytes);

@@ -25,7 +25,7 @@ Deno.test("every reference pack judges conformant", async (t) => {
 });
 
 Deno.test("both encodings of one reference pack have the same digest", async () => {
-  for (const stem of ["handoff", "minimal"]) {
+  for (const stem of ["handoff", "minimal", "names"]) {
     const bag = await judge(await readReference(`${stem}.taskpack`));
     const flat = await judge(await readReference(`${stem}.taskpack.json`));
     assert.match(bag.digest!, /^[0-9a-f]{64}$/);
@@ -34,7 +34,7 @@ Deno.test("both encodings of one reference pack have the same digest", async () 
 });
 
 Deno.test("bag -> flat reproduces the incumbent's flat file byte for byte", async () => {
-  for (const stem of ["handoff", "minimal"]) {
+  for (const stem of ["handoff", "minimal", "names"]) {
     const flat = await convert(await readReference(`${stem}.taskpack`), "flat");
     assert.equal(
       decoder.decode(flat),
@@ -45,13 +45,30 @@ Deno.test("bag -> flat reproduces the incumbent's flat file byte for byte", asyn
 });
 
 Deno.test("flat -> bag gives the incumbent's entries, tag files included, byte for byte", async () => {
-  for (const stem of ["handoff", "minimal"]) {
+  for (const stem of ["handoff", "minimal", "names"]) {
     const ours = await zipEntries(
       await convert(await readReference(`${stem}.taskpack.json`), "bag"),
     );
     const theirs = await zipEntries(await readReference(`${stem}.taskpack`));
     assert.deepEqual([...ours.keys()], [...theirs.keys()], stem);
     for (const [name, bytes] of theirs) assert.deepEqual(ours.get(name), bytes, `${stem}: ${name}`);
+  }
+});
+
+Deno.test("the incumbent's awkward names judge conformant with a warning each, and land as written", async () => {
+  for (const name of ["names.taskpack", "names.taskpack.json"]) {
+    const report = await judge(await readReference(name));
+    assert.equal(report.passed, 11, name);
+    assert.deepEqual(report.warnings.map((w) => w.name), [
+      "con.txt",
+      "aux.js",
+      "nul.bin",
+      "README.txt",
+      "sub/prn.md",
+    ]);
+    const landed = await land(await readReference(name));
+    assert.deepEqual(landed.renamed, []);
+    assert.equal(landed.luggage.length, 7);
   }
 });
 

@@ -90,11 +90,48 @@ Deno.test("aborting after files were staged removes them all, and the folders ma
   });
 });
 
-Deno.test("a landing target that exists is refused before anything is staged", async () => {
+Deno.test("a landing target that exists and is not an empty folder is refused before anything is staged", async () => {
   await inTempDir(async (dir) => {
-    await Deno.mkdir(`${dir}/out`);
-    await assert.rejects(luggageOut(`${dir}/out`, { early: true }), /exists/);
+    await Deno.mkdir(`${dir}/full`);
+    await Deno.writeTextFile(`${dir}/full/keep.txt`, "mine");
+    await Deno.writeTextFile(`${dir}/file`, "mine");
+    await Deno.mkdir(`${dir}/empty`);
+    await Deno.symlink(`${dir}/empty`, `${dir}/link`);
+    await assert.rejects(luggageOut(`${dir}/full`, { early: true }), /not empty/);
+    await assert.rejects(luggageOut(`${dir}/file`, { early: true }), /exists/);
+    await assert.rejects(luggageOut(`${dir}/link`, { early: true }), /exists/);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((entry) => entry.name).sort(), [
+      "empty",
+      "file",
+      "full",
+      "link",
+    ]);
+    assert.deepEqual([...Deno.readDirSync(`${dir}/full`)].map((entry) => entry.name), ["keep.txt"]);
+  });
+});
+
+Deno.test("an empty folder takes the luggage, under the names given, and undo empties it again", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.mkdir(`${dir}/out`, { mode: 0o751 });
+    const luggage = Array.from({ length: 40 }, (_, i) => named(`d${i % 3}/f${i}.txt`, `${i}\n`));
+    const out = await luggageOut(`${dir}/out`, { early: true });
+    for (const file of luggage.slice(0, 20)) {
+      await out.onChecked!(file, await file.read!(), file.name.replace("f", "g"));
+    }
+    const renamed = luggage.slice(20).map((f) => ({
+      original: f.name,
+      landed: f.name.replace("f", "h"),
+      reason: "test",
+    }));
+    await out.finish(luggage, renamed);
     assert.deepEqual([...Deno.readDirSync(dir)].map((entry) => entry.name), ["out"]);
+    assert.equal((await Deno.stat(`${dir}/out`)).mode! & 0o777, 0o751);
+    for (const [i, file] of luggage.entries()) {
+      const landed = file.name.replace("f", i < 20 ? "g" : "h");
+      assert.deepEqual(await Deno.readFile(`${dir}/out/${landed}`), await file.read!(), landed);
+    }
+    await out.undo();
+    assert.deepEqual([...Deno.readDirSync(`${dir}/out`)], []);
   });
 });
 

@@ -55,9 +55,12 @@ Deno.test("a ZIP entry name is safe exactly when every rule says so, at any limi
   );
 });
 
-/** Whether two names would land on the same path, or one inside the other, a file. */
+/**
+ * Whether two names land on the same path everywhere, or one inside the other, a file. Names
+ * equal only under case folding or normalisation are two entries (the host decides).
+ */
 function clash(a: string, b: string): boolean {
-  const key = (n: string) => (n.endsWith("/") ? n.slice(0, -1) : n).normalize("NFC").toLowerCase();
+  const key = (n: string) => n.endsWith("/") ? n.slice(0, -1) : n;
   const [ka, kb] = [key(a), key(b)];
   return ka === kb || (!a.endsWith("/") && kb.startsWith(ka + "/")) ||
     (!b.endsWith("/") && ka.startsWith(kb + "/"));

@@ -389,7 +389,6 @@ Deno.test("writeZip() refuses names openZip would refuse", async (t) => {
     ["control", ["a\u0001"]],
     ["lone surrogate", ["a\ud800"]],
     ["duplicate", ["a", "a"]],
-    ["case duplicate", ["A.txt", "a.TXT"]],
     ["file and folder", ["a", "a/b"]],
   ];
   for (const [name, names] of table) {
@@ -1201,12 +1200,9 @@ Deno.test("openZip() refuses unsafe and clashing names", async (t) => {
       /65 levels deep.*raise maxDepth/,
     ],
     ["duplicate", ["a", "a"], "zip-duplicate-name", /twice/],
-    ["duplicate after NFC", ["caf\u00e9", "cafe\u0301"], "zip-duplicate-name", /clashes/],
-    ["duplicate after case folding", ["README", "readme"], "zip-duplicate-name", /clashes/],
-    ["Kelvin sign", ["\u212a", "k"], "zip-duplicate-name"],
     ["file and directory entry", ["a", "a/"], "zip-duplicate-name", /directory|file/],
     ["file that is a folder of another", ["a", "a/b"], "zip-duplicate-name", /is a file/],
-    ["file that is a folder, other order", ["x/a/b", "X/A"], "zip-duplicate-name", /is a file/],
+    ["file that is a folder, other order", ["x/a/b", "x/a"], "zip-duplicate-name", /is a file/],
   ];
   for (const [name, names, code, message] of table) {
     await t.step(
@@ -1222,6 +1218,13 @@ Deno.test("openZip() refuses unsafe and clashing names", async (t) => {
         ),
     );
   }
+  await t.step("names equal only under case folding or NFC are two entries", async () => {
+    const names = ["README", "readme", "caf\u00e9", "cafe\u0301", "\u212a", "k", "X/A", "x/a/b"];
+    const archive = await openZip(
+      bytesSource(forgeZip(names.map((n) => ({ ...plain("x"), name: n })))),
+    );
+    assert.deepEqual(archive.entries.map((e) => e.name), names);
+  });
   await t.step("Unicode path extra field that disagrees", () =>
     assertRefused(
       forgeZip([{ ...plain("a.txt"), extra: unicodePathExtra(utf8("a.txt"), "../b.txt") }]),

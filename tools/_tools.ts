@@ -262,3 +262,38 @@ export async function ensureChromium(log: (line: string) => void = () => {}): Pr
 export async function packageVersion(): Promise<string> {
   return JSON.parse(await readFile(join(ROOT, "deno.json"), "utf8")).version;
 }
+
+/**
+ * A PATH on which every program of `path` can be found but `program`: a fresh folder of links,
+ * one to each program, the first of each name as PATH would find it. Dropping the folders that
+ * hold `program` is not enough: where it shares `/usr/bin` with `sh` and `node` (as
+ * `npm install -g deno` leaves it on Debian), they would be gone too.
+ *
+ * @param program The program to leave out (`deno`; `deno.exe` is left out with it).
+ * @param folder An empty folder to hold the links.
+ * @param path The PATH to start from.
+ * @returns The new PATH: `folder` alone.
+ */
+export async function pathWithout(program: string, folder: string, path: string): Promise<string> {
+  const { readdir, stat, symlink } = await import("node:fs/promises");
+  const { delimiter } = await import("node:path");
+  const linked = new Set([program, `${program}.exe`]);
+  for (const dir of path.split(delimiter)) {
+    if (!dir) continue;
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (linked.has(name)) continue;
+      const target = join(dir, name);
+      const info = await stat(target).catch(() => null);
+      if (!info?.isFile() || (info.mode & 0o111) === 0) continue;
+      linked.add(name);
+      await symlink(target, join(folder, name));
+    }
+  }
+  return folder;
+}

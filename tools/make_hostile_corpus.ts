@@ -51,6 +51,11 @@ export interface Expectation {
   cli: 0 | 1 | 2;
   /** What `<target>/out` holds before the CLI lands (target cases only). */
   target?: TargetSetup;
+  /**
+   * The luggage names the judge must warn about as unportable (conformance unaffected); a case
+   * without it must raise no such warning.
+   */
+  warnings?: string[];
   /** The attack, in one line. */
   why: string;
 }
@@ -379,6 +384,11 @@ const accept = (why: string, judge: CheckId[] = []): Expectation => ({
   cli: 0,
   why,
 });
+/** A name some systems cannot hold: conformant, warned about, and landed as is on Linux. */
+const portable = (why: string, warnings: string[]): Expectation => ({
+  ...accept(why),
+  warnings,
+});
 
 function bag(name: string, expect: Expectation, build: Build): Spec {
   return { name, ext: ".taskpack", build, ...expect };
@@ -412,6 +422,8 @@ function pathCases(base: PackObject): Spec[] {
   const flatName = (why: string) => refuse("flat-attachment", ["C1"], why);
   const named = (name: string, value: string | Uint8Array, why: string) =>
     bag(name, zipName(why), () => bagWithLuggageName(base, value));
+  const unportable = (name: string, value: string, why: string) =>
+    bag(name, portable(why, [value]), () => bagWithLuggageName(base, value));
   return [
     named("dotdot", "../../escape.txt", "a luggage name that climbs out with .."),
     named("dotdot-deep", "notes/../../../../../../tmp/escape.txt", ".. in the middle of a name"),
@@ -455,21 +467,25 @@ function pathCases(base: PackObject): Spec[] {
         ),
     ),
     named("unc-backslash", "\\\\server\\share\\x", "a UNC name written with backslashes"),
-    named("device-con", "CON", "a Windows device name"),
-    named("device-aux-txt", "aux.txt", "a Windows device name with an extension"),
-    named("device-com1-folder", "com1/x.txt", "a Windows device name as a folder"),
-    named("device-lpt-superscript", "LPT¹.log", "a Windows device name with a superscript digit"),
-    named("trailing-dot", "report.", "a name ending in a dot (Windows drops it)"),
-    named("trailing-space", "report ", "a name ending in a space (Windows drops it)"),
-    named("trailing-dot-folder", "notes./x.txt", "a folder ending in a dot"),
-    named("ads-stream", "brief.txt:secret", "an NTFS alternate data stream"),
+    unportable("device-con", "CON", "a Windows device name"),
+    unportable("device-aux-txt", "aux.txt", "a Windows device name with an extension"),
+    unportable("device-com1-folder", "com1/x.txt", "a Windows device name as a folder"),
+    unportable(
+      "device-lpt-superscript",
+      "LPT¹.log",
+      "a Windows device name with a superscript digit",
+    ),
+    unportable("trailing-dot", "report.", "a name ending in a dot (Windows drops it)"),
+    unportable("trailing-space", "report ", "a name ending in a space (Windows drops it)"),
+    unportable("trailing-dot-folder", "notes./x.txt", "a folder ending in a dot"),
+    unportable("ads-stream", "brief.txt:secret", "an NTFS alternate data stream name"),
     named("control-bell", "a\u0007b.txt", "a control character"),
     named("control-newline", "a\nb.txt", "a line feed in a name"),
     named("control-c1", "a\u0085b.txt", "a C1 control character (NEL)"),
     named("control-escape", "a\u001b[31mb.txt", "a terminal escape sequence"),
     bag(
       "case-fold-clash",
-      refuse("zip-duplicate-name", ["C1"], "two names equal under case folding"),
+      portable("two names equal under case folding", ["read.ME"]),
       () =>
         forgeBag(
           bagParts({
@@ -479,7 +495,7 @@ function pathCases(base: PackObject): Spec[] {
     ),
     bag(
       "nfc-nfd-clash",
-      refuse("zip-duplicate-name", ["C1"], "two names equal under Unicode normalisation"),
+      portable("two names equal under Unicode normalisation", ["cafe\u0301.txt"]),
       () =>
         forgeBag(bagParts({
           luggage: [...BASE_LUGGAGE, ["caf\u00e9.txt", utf8("a\n")], [
@@ -556,7 +572,25 @@ function pathCases(base: PackObject): Spec[] {
             localExtra: unicodePathExtra(utf8("data/files/brief.txt"), "../../escape.txt"),
           })),
     ),
-    named("percent", "100%25.txt", "a % that BagIt would have to escape"),
+    bag(
+      "percent",
+      accept("a % in a name, written %25 in the manifest (RFC 8493 §2.1.3)"),
+      () => bagWithLuggageName(base, "100%.txt"),
+    ),
+    bag(
+      "percent-unescaped",
+      accept("a % the manifest does not escape: read as itself, but not what a writer gives", [
+        "C9",
+      ]),
+      () => {
+        const luggage = [...BASE_LUGGAGE, ["100%.txt", utf8("x\n")] as const];
+        const written = bagParts({ luggage }, base).find((p) => p.name === "manifest-sha256.txt")!;
+        const manifest = utf8(
+          new TextDecoder().decode(written.bytes).replace("100%25.txt", "100%.txt"),
+        );
+        return forgeBag(bagParts({ luggage, manifest }, base));
+      },
+    ),
     json(
       "flat-dotdot",
       flatName("a flat attachment named ../"),
@@ -572,10 +606,14 @@ function pathCases(base: PackObject): Spec[] {
       flatName("a flat attachment with backslashes"),
       () => flatWithName(base, "..\\escape.txt"),
     ),
-    json("flat-device", flatName("a flat attachment named NUL"), () => flatWithName(base, "nul")),
+    json(
+      "flat-device",
+      portable("a flat attachment named NUL", ["nul"]),
+      () => flatWithName(base, "nul"),
+    ),
     json(
       "flat-case-clash",
-      flatName("two flat attachments equal under case folding"),
+      portable("two flat attachments equal under case folding", ["BRIEF.TXT"]),
       () => flatWithName(base, "BRIEF.TXT"),
     ),
     json(
@@ -1931,6 +1969,7 @@ export function expectedJson(cases: readonly HostileCase[]): string {
       land: c.land,
       cli: c.cli,
       ...(c.target ? { target: c.target } : {}),
+      ...(c.warnings ? { warnings: c.warnings } : {}),
       why: c.why,
     };
   }

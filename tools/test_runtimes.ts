@@ -27,7 +27,7 @@ import { Buffer } from "node:buffer";
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { delimiter, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { buildBrowser } from "./build_browser.ts";
 import { buildNpm, NPM_DIR, NPM_NAME } from "./build_npm.ts";
 import {
@@ -38,6 +38,7 @@ import {
   formatSize,
   npmTool,
   packageVersion,
+  pathWithout,
   ROOT,
   run,
   type RunResult,
@@ -453,7 +454,10 @@ async function npmTarballChecks(scratch: string, bun: string, version: string): 
   ) {
     return steps;
   }
-  const env = { PATH: pathWithoutDeno(), HOME: scratch, npm_config_cache: join(scratch, ".npm") };
+  const bin = join(scratch, "bin-without-deno");
+  await mkdir(bin);
+  const PATH = await pathWithout("deno", bin, Deno.env.get("PATH") ?? "");
+  const env = { PATH, HOME: scratch, npm_config_cache: join(scratch, ".npm") };
   const inApp = (command: string, args: string[]) =>
     run(command, args, { cwd: app, env, clearEnv: true, timeoutMs: RUN_TIMEOUT });
   const which = await inApp("sh", ["-c", "command -v deno || true"]);
@@ -531,13 +535,6 @@ async function npmTarballChecks(scratch: string, bun: string, version: string): 
     typed.stdout.trim().slice(0, 300),
   );
   return steps;
-}
-
-/** PATH without any folder that holds a `deno` program. */
-function pathWithoutDeno(): string {
-  return (Deno.env.get("PATH") ?? "").split(delimiter)
-    .filter((dir) => dir && !existsSync(join(dir, "deno")))
-    .join(delimiter);
 }
 
 // --- the report -------------------------------------------------------------------------

@@ -1,0 +1,271 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+/**
+ * Names some systems cannot hold. A luggage name the spec allows (see `names.ts`) is conformant
+ * everywhere; whether a given machine can write it is that machine's question, asked when it
+ * lands the pack. {@linkcode portabilityWarnings} tells a sender and a judge which names will
+ * trouble which receivers; {@linkcode planHostNames} is the landing's decision for one host,
+ * whose rules the shell passes in (the core never asks which system it runs on).
+ *
+ * @module
+ */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+const WINDOWS_FORBIDDEN = /[:*?"<>|]/;
+const WINDOWS_FORBIDDEN_ALL = /[:*?"<>|]/g;
+
+/** Systems named in warnings. */
+const WINDOWS = "Windows";
+const CASE_INSENSITIVE = "case-insensitive file systems: Windows, macOS";
+const NORMALISING = "file systems that normalise Unicode: macOS";
+
+/** A luggage name that some systems cannot hold as written. */
+export interface PortabilityWarning {
+  /** The luggage name (the path under `data/files/`). */
+  name: string;
+  /** The systems that cannot hold it, in words. */
+  systems: string;
+  /** Why, in one short sentence (no final period). */
+  reason: string;
+  /** For a clash: the earlier name it clashes with. */
+  clashesWith?: string;
+}
+
+/**
+ * Lists the luggage names that some systems cannot hold: Windows device names (`con.txt`,
+ * `COM1`), the characters Windows forbids (`: * ? " < > |`), a segment ending in a dot or a
+ * space, and two names equal under case folding or Unicode normalisation. Warnings never make a
+ * pack non-conformant; they tell the sender which receivers will have to rename.
+ *
+ * @param names Luggage names the spec allows, in pack order.
+ * @returns One warning per name and reason, in pack order.
+ *
+ * @example Usage
+ * ```ts
+ * import { portabilityWarnings } from "@taskpack/cli";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const warnings = portabilityWarnings(["con.txt", "Readme.txt", "README.txt", "ok.md"]);
+ * assertEquals(warnings.map((w) => [w.name, w.systems]), [
+ *   ["con.txt", "Windows"],
+ *   ["README.txt", "case-insensitive file systems: Windows, macOS"],
+ * ]);
+ * ```
+ */
+export function portabilityWarnings(names: readonly string[]): PortabilityWarning[] {
+  const warnings: PortabilityWarning[] = [];
+  // Clash keys (NFC, lower case) of files and of the folders names lie in, with the first name.
+  const files = new Map<string, string>();
+  const folders = new Map<string, string>();
+  for (const name of names) {
+    const windows = windowsProblem(name);
+    if (windows) warnings.push({ name, systems: WINDOWS, reason: windows });
+    const form = name.normalize("NFC");
+    const key = form.toLowerCase();
+    let clash = files.get(key) ?? folders.get(key);
+    let part = form;
+    for (let at = form.indexOf("/"); at !== -1; at = form.indexOf("/", at + 1)) {
+      const folder = form.slice(0, at);
+      const folderKey = folder.toLowerCase();
+      if (clash === undefined && files.has(folderKey)) {
+        clash = files.get(folderKey)!;
+        part = folder;
+      }
+      if (!folders.has(folderKey)) folders.set(folderKey, name);
+    }
+    if (clash !== undefined) {
+      // Equal in NFC as written: only the normalisation form differs, not the letter case.
+      const sameCase = clash.normalize("NFC").startsWith(part);
+      warnings.push({
+        name,
+        systems: sameCase ? NORMALISING : CASE_INSENSITIVE,
+        reason: sameCase
+          ? `it and "${clash}" differ only in Unicode normalisation form`
+          : `it and "${clash}" differ only in letter case`,
+        clashesWith: clash,
+      });
+    }
+    if (!files.has(key)) files.set(key, name);
+  }
+  return warnings;
+}
+
+/**
+ * Why Windows cannot hold a name as written, or null.
+ *
+ * @param name A luggage name the spec allows.
+ * @returns A short reason, or null.
+ *
+ * @example Usage
+ * ```ts
+ * import { windowsProblem } from "@taskpack/cli";
+ * import { assertEquals, assertMatch } from "@std/assert";
+ *
+ * assertMatch(windowsProblem("sub/prn.md")!, /device name/);
+ * assertMatch(windowsProblem("build 10:00.log")!, /":"/);
+ * assertEquals(windowsProblem("notes/plan.md"), null);
+ * ```
+ */
+export function windowsProblem(name: string): string | null {
+  const forbidden = WINDOWS_FORBIDDEN.exec(name);
+  if (forbidden) return `it holds the character "${forbidden[0]}", which Windows forbids`;
+  for (const segment of name.split("/")) {
+    if (WINDOWS_DEVICE.test(segment)) return `"${segment}" is a Windows device name`;
+    if (/[. ]$/.test(segment)) return `"${segment}" ends in a dot or a space`;
+  }
+  return null;
+}
+
+/** What a landing host's file system can hold; the shell finds out and passes it in. */
+export interface HostNameRules {
+  /** Windows' rules on names apply (device names, `: * ? " < > |`, trailing dot or space). */
+  windows: boolean;
+  /** Two names that differ only in letter case are one file there. */
+  foldsCase: boolean;
+  /** Two names that differ only in Unicode normalisation are one file there. */
+  normalises: boolean;
+}
+
+/** A case-sensitive POSIX file system (Linux, ext4): every name the spec allows lands as is. */
+export const POSIX_HOST: Readonly<HostNameRules> = Object.freeze({
+  windows: false,
+  foldsCase: false,
+  normalises: false,
+});
+
+/** One luggage file that lands under another name than it travelled under. */
+export interface LandedName {
+  /** The name in the pack. */
+  original: string;
+  /** The name it lands under. */
+  landed: string;
+  /** Why it was renamed. */
+  reason: string;
+}
+
+/** A landing host's decision on a pack's luggage names. */
+export interface HostNamePlan {
+  /** The first name the host cannot hold as written, and why; null when all land as is. */
+  problem: { name: string; reason: string } | null;
+  /** Every renamed file (only with `rename`); empty when nothing is renamed. */
+  renamed: LandedName[];
+}
+
+/**
+ * Decides, for one landing host, which luggage names it can hold as written. Without `rename`,
+ * the first name it cannot hold is the problem (the landing refuses before writing). With
+ * `rename`, every such name gets a safe one instead: a character Windows forbids becomes `_`,
+ * a device name or a segment ending in a dot or a space gains a `_` (`con.txt` → `con_.txt`,
+ * `notes.` → `notes._`), and a name that would be the same file as an earlier one gains `~2`
+ * (then `~3`, …) before its extension (`README.txt` → `README~2.txt`). Earlier names keep
+ * theirs; a new name never takes one a later file needs as written.
+ *
+ * @param names Luggage names the spec allows, in pack order.
+ * @param host The host's rules (see {@linkcode HostNameRules}).
+ * @param rename Whether to rename instead of refusing.
+ * @returns The decision.
+ *
+ * @example Usage
+ * ```ts
+ * import { planHostNames } from "@taskpack/cli";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const windows = { windows: true, foldsCase: true, normalises: false };
+ * const names = ["con.txt", "Readme.txt", "README.txt"];
+ * assertEquals(planHostNames(names, windows, false).problem?.name, "con.txt");
+ * assertEquals(planHostNames(names, windows, true).renamed.map((r) => r.landed), [
+ *   "con_.txt",
+ *   "README~2.txt",
+ * ]);
+ * ```
+ */
+export function planHostNames(
+  names: readonly string[],
+  host: HostNameRules,
+  rename: boolean,
+): HostNamePlan {
+  const key = (path: string): string => {
+    let k = host.normalises ? path.normalize("NFC") : path;
+    if (host.foldsCase) k = k.toLowerCase();
+    return k;
+  };
+  const why = (name: string): string | null => host.windows ? windowsProblem(name) : null;
+  if (!host.windows && !host.foldsCase && !host.normalises) return { problem: null, renamed: [] };
+
+  // Names that land as they are written may not be taken by a renamed one.
+  const asWritten = new Set<string>();
+  for (const name of names) if (!why(name)) asWritten.add(key(name));
+
+  const files = new Map<string, string>();
+  const folders = new Map<string, string>();
+  const folderLanded = new Map<string, string>();
+  const renamed: LandedName[] = [];
+  for (const name of names) {
+    const problem = why(name);
+    if (problem && !rename) return { problem: { name, reason: problem }, renamed: [] };
+    const segments = name.split("/");
+    let landed = "";
+    for (let i = 0; i < segments.length; i++) {
+      const leaf = i === segments.length - 1;
+      const original = segments.slice(0, i + 1).join("/");
+      const known = leaf ? undefined : folderLanded.get(original);
+      if (known !== undefined) {
+        landed = known;
+        continue;
+      }
+      const safe = host.windows ? windowsSafe(segments[i]!) : segments[i]!;
+      const taken = (candidate: string): string | undefined => {
+        const k = key(candidate);
+        const clash = files.get(k) ?? (leaf ? folders.get(k) : undefined);
+        if (clash !== undefined) return clash;
+        // A new name may not take one that a later file lands under as written.
+        return candidate !== original && asWritten.has(k) ? candidate : undefined;
+      };
+      let candidate = landed ? `${landed}/${safe}` : safe;
+      const clash = taken(candidate);
+      if (clash !== undefined && !rename) {
+        return {
+          problem: {
+            name,
+            reason: `it would be the same file as "${clash}" on this file system`,
+          },
+          renamed: [],
+        };
+      }
+      for (let n = 2; taken(candidate) !== undefined; n++) {
+        candidate = `${landed ? `${landed}/` : ""}${withSuffix(safe, n)}`;
+      }
+      landed = candidate;
+      if (leaf) files.set(key(landed), name);
+      else {
+        folderLanded.set(original, landed);
+        if (!folders.has(key(landed))) folders.set(key(landed), name);
+      }
+    }
+    if (landed !== name) {
+      renamed.push({
+        original: name,
+        landed,
+        reason: problem ??
+          "another file has the same name on this file system (letter case or Unicode form)",
+      });
+    }
+  }
+  return { problem: null, renamed };
+}
+
+/** One segment made safe for Windows. */
+function windowsSafe(segment: string): string {
+  let safe = segment.replace(WINDOWS_FORBIDDEN_ALL, "_");
+  if (WINDOWS_DEVICE.test(safe)) {
+    const dot = safe.indexOf(".");
+    safe = dot === -1 ? `${safe}_` : `${safe.slice(0, dot)}_${safe.slice(dot)}`;
+  }
+  if (/[. ]$/.test(safe)) safe += "_";
+  return safe;
+}
+
+/** `README.txt` → `README~2.txt`; `Makefile` → `Makefile~2`; `.env` → `.env~2`. */
+function withSuffix(segment: string, n: number): string {
+  const dot = segment.lastIndexOf(".");
+  return dot > 0 ? `${segment.slice(0, dot)}~${n}${segment.slice(dot)}` : `${segment}~${n}`;
+}
