@@ -131,6 +131,19 @@ Deno.test({
         console.log(`viewer screenshot: ${shot}`);
       });
 
+      await t.step("awkward names: conformant, with a portability warning each", async () => {
+        await page.setInputFiles("#file", new URL("names.taskpack", REFERENCE).pathname);
+        await page.waitForSelector("#portability");
+        assert.equal(await page.textContent("#verdict"), "conformant 11/11");
+        const warned = await page.locator("#portability li").allTextContents();
+        assert.equal(warned.length, 5);
+        assert.match(warned[0]!, /data\/files\/con\.txt \(Windows\): .*device name/);
+        assert.match(warned[3]!, /README\.txt .*letter case/);
+        await page.setInputFiles("#file", new URL("handoff.taskpack", REFERENCE).pathname);
+        await page.waitForSelector("#verdict");
+        assert.equal(await page.locator("#portability").count(), 0);
+      });
+
       await t.step("luggage downloads through a Blob URL, byte for byte", async () => {
         const [download] = await Promise.all([
           page.waitForEvent("download"),

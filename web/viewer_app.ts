@@ -289,6 +289,29 @@ function render(file: File, decoded: DecodedPack, summary: PackSummary, report: 
     );
   }
 
+  if (report.warnings.length) {
+    view.append(
+      el(
+        "div",
+        { class: "banner warn", id: "portability" },
+        el("h2", {}, "Names some systems cannot hold"),
+        el(
+          "p",
+          {},
+          "Conformance is not affected. Landing on such a system refuses these files unless " +
+            "asked to rename them (taskpack land --rename-unportable).",
+        ),
+        el(
+          "ul",
+          {},
+          ...report.warnings.map((w) =>
+            el("li", {}, data(`data/files/${w.name}`), ` (${w.systems}): `, data(w.reason))
+          ),
+        ),
+      ),
+    );
+  }
+
   view.append(
     card(
       "task",
