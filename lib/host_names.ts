@@ -191,9 +191,15 @@ export function planHostNames(
   const why = (name: string): string | null => host.windows ? windowsProblem(name) : null;
   if (!host.windows && !host.foldsCase && !host.normalises) return { problem: null, renamed: [] };
 
-  // Names that land as they are written may not be taken by a renamed one.
+  // Names that land as they are written, and their folders, may not be taken by a renamed one.
   const asWritten = new Set<string>();
-  for (const name of names) if (!why(name)) asWritten.add(key(name));
+  for (const name of names) {
+    if (why(name)) continue;
+    asWritten.add(key(name));
+    for (let at = name.indexOf("/"); at !== -1; at = name.indexOf("/", at + 1)) {
+      asWritten.add(key(name.slice(0, at)));
+    }
+  }
 
   const files = new Map<string, string>();
   const folders = new Map<string, string>();
