@@ -5,11 +5,19 @@
  *
  * | route | answer |
  * | --- | --- |
- * | `POST /conformance` (a pack as the body, either encoding, detected from the bytes) | 200 with the report (C0-C10), conformant or not; 400 with `{error, report}` when the body cannot be read as a pack at all; 413 with `{error, limit}` over the size limit |
- * | `POST /inspect` (same body) | 200 with the contents summary (as `taskpack inspect --json`); 400 and 413 as above |
+ * | `POST /conformance` (a pack as the body, either encoding, detected from the bytes) | 200 with the report (C0-C10), conformant or not; 400 with the same report plus `error` (`{...report, error}`) when the body cannot be read as a pack at all |
+ * | `POST /inspect` (same body) | 200 with the contents summary (as `taskpack inspect --json`); 400 as above |
+ * | either, refused for what it would cost | 413 with `{error, limit, max}` naming the bound (`maxBodyBytes`, `maxInflateFactor`, `maxInflatedBytes`, `maxRatio`, `maxWorkMs`); 408 with `{error, limit, max}` and the connection closed when the body is not in within `bodyTimeoutMs` |
  * | `GET /.well-known/agent-card.json` | an A2A Agent Card declaring the TaskPack extension |
  * | `GET /` | the viewer page (everything computed in the browser; nothing is uploaded) |
  * | anything else | 404, or 405 with `Allow` for a known path and the wrong method |
+ *
+ * A public judge must bound what one request can cost, so it is tighter than the CLI: the
+ * body is at most 64 MiB and must arrive within 30 s; the pack may declare at most 16 times
+ * the body's size in inflated bytes (never more than 1 GiB) and an entry ratio of at most 64,
+ * refused from the central directory before anything is inflated; and judging stops after
+ * 10 s. {@linkcode JudgeHandlerOptions} raises or lowers each bound, and `deno task serve`
+ * reads them from `TASKPACK_JUDGE_*` environment variables (`shell/judge_server.ts`).
  *
  * Every response honours `A2A-Extensions` negotiation: when a request asks for the TaskPack
  * extension, the response echoes its URI. The judge reads the body into memory (bounded by
@@ -20,16 +28,14 @@
  * ```ts ignore
  * // deno serve -A serve.ts, or from code:
  * import { createJudgeHandler } from "./serve.ts";
- * Deno.serve({ port: 8080 }, createJudgeHandler({ maxBodyBytes: 16 * 1024 * 1024 }));
+ * Deno.serve({ port: 8080 }, createJudgeHandler({ maxBodyBytes: 16 * 1024 * 1024, maxWorkMs: 5000 }));
  * ```
  *
  * @module
  */
-import { readAllBytes } from "./lib/_bytes.ts";
 import {
   A2A_EXTENSIONS_HEADER,
   type A2AAgentCard,
-  bytesSource,
   type DecodedPack,
   decodePack,
   type Digests,
@@ -40,18 +46,24 @@ import {
   TASKPACK_MEDIA_TYPES,
   withTaskPackExtension,
 } from "./mod.ts";
+import {
+  DEFAULT_REQUEST_BOUNDS,
+  receivePack,
+  refusalResponse,
+  type RequestBounds,
+  resolveBounds,
+} from "./shell/request_bounds.ts";
 
-/** The default body limit: 64 MiB. */
-export const DEFAULT_MAX_BODY_BYTES: number = 64 * 1024 * 1024;
+export { DEFAULT_REQUEST_BOUNDS, type RequestBounds };
 
-/** Options for {@linkcode createJudgeHandler}. */
-export interface JudgeHandlerOptions {
-  /**
-   * The largest body accepted, in bytes; a larger one gets 413 (checked against
-   * `Content-Length` first, then counted while reading).
-   * @default {67108864}
-   */
-  maxBodyBytes?: number;
+/** The default body limit: 64 MiB (`DEFAULT_REQUEST_BOUNDS.maxBodyBytes`). */
+export const DEFAULT_MAX_BODY_BYTES: number = DEFAULT_REQUEST_BOUNDS.maxBodyBytes;
+
+/**
+ * Options for {@linkcode createJudgeHandler}: the bounds on one request (each defaults as in
+ * {@linkcode DEFAULT_REQUEST_BOUNDS}), and what the judge serves.
+ */
+export interface JudgeHandlerOptions extends Partial<RequestBounds> {
   /**
    * The viewer page served at `GET /`: the HTML itself, or a function that loads it. By
    * default `web/viewer.html` beside this module is fetched once (a `file:` URL locally, an
@@ -119,23 +131,10 @@ function defaultCard(): A2AAgentCard & Record<string, unknown> {
   };
 }
 
-class BodyTooLarge extends Error {}
-
-/** Reads a body, refusing more than `limit` bytes: `Content-Length` first, then counting. */
-async function readBody(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limit) {
-    await request.body?.cancel().catch(() => {});
-    throw new BodyTooLarge();
-  }
-  if (request.body === null) return new Uint8Array(0);
-  return await readAllBytes(request.body, limit, () => new BodyTooLarge());
-}
-
 /**
  * Creates the judge's `fetch` handler.
  *
- * @param options The body limit, the viewer page, the Agent Card, digests.
+ * @param options The bounds on a request, the viewer page, the Agent Card, digests.
  * @returns The handler; pass it to `Deno.serve`, or export it as `{ fetch }`.
  *
  * @example Usage
@@ -148,14 +147,13 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array> {
  *   new Request("http://judge.test/conformance", { method: "POST", body: "not a pack" }),
  * );
  * assert.equal(response.status, 400);
- * const { error, report } = await response.json();
- * assert.match(error, /not a TaskPack/);
+ * const report = await response.json(); // the report, plus why the body could not be read
+ * assert.match(report.error, /not a TaskPack/);
  * assert.equal(report.ok, false);
  * ```
  */
 export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHandler {
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!(limit >= 0)) throw new RangeError("Cannot create the judge: maxBodyBytes is negative");
+  const bounds = resolveBounds(options);
   const digests = options.digests ? { digests: options.digests } : {};
   const card = withTaskPackExtension(options.agentCard ?? defaultCard());
   const loadViewer = viewerLoader(options.viewerHtml);
@@ -179,34 +177,30 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
     if (path === "/.well-known/agent-card.json") {
       return json(200, card, request.method === "HEAD");
     }
-    // POST /conformance and POST /inspect: a pack as the body.
-    let body: Uint8Array;
-    try {
-      body = await readBody(request, limit);
-    } catch (error) {
-      if (error instanceof BodyTooLarge) {
-        return json(413, {
-          error: `The body is over the ${limit}-byte limit of this judge`,
-          limit,
-        });
-      }
-      return json(400, { error: "The body could not be read" });
-    }
-    const source = bytesSource(body);
+    // POST /conformance and POST /inspect: a pack as the body, within the bounds.
+    const received = await receivePack(request, bounds);
+    if ("status" in received) return refusalResponse(received);
+    const { source, limits, budget } = received;
+    const options = { ...digests, limits };
     let decoded: DecodedPack;
     try {
-      decoded = await decodePack(source, digests);
+      decoded = await decodePack(source, options);
     } catch (error) {
-      const report = await judge(source, digests);
+      const refusal = received.refusalFor(error);
+      if (refusal) return refusalResponse(refusal);
+      const report = await judge(source, { ...options, scanner: budget.scanner() });
+      if (budget.exceeded) return refusalResponse(budget.refusal());
       const reason = error instanceof Error
         ? error.message.replace(/^Cannot read taskpack: /, "")
         : "";
+      // One shape for every judgement: the report, with why the body could not be read.
       return json(400, {
+        ...report,
         error: `The body is not a TaskPack that can be read: ${reason}`,
-        report,
       });
     }
-    const report: Report = await judge(source, digests);
+    const report: Report = await judge(source, { ...options, scanner: budget.scanner() });
+    if (budget.exceeded) return refusalResponse(budget.refusal());
     if (path === "/conformance") return json(200, report);
     return json(200, summarisePack(decoded, report));
   }
@@ -265,8 +259,8 @@ function viewerLoader(given: JudgeHandlerOptions["viewerHtml"]): () => Promise<s
 const defaultHandler: JudgeHandler = createJudgeHandler();
 
 /**
- * The judge with its defaults (64 MiB limit, the viewer beside this module, the judge's own
- * Agent Card).
+ * The judge with its defaults ({@linkcode DEFAULT_REQUEST_BOUNDS}, the viewer beside this
+ * module, the judge's own Agent Card).
  *
  * @param request The request.
  * @returns The response.

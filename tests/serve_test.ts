@@ -66,14 +66,17 @@ Deno.test("POST /conformance: a broken pack is judged ok:false, still 200", asyn
   });
 });
 
-Deno.test("POST /conformance: a body that is no pack gets 400 with a report", async () => {
+Deno.test("POST /conformance: a body that is no pack gets 400: the report, plus error", async () => {
   await withJudge({}, async (origin) => {
     for (const body of ["hello, judge", "", '{"not":"a pack"}', "PK\u0003\u0004 truncated"]) {
       const { response, json } = await post(origin, "/conformance", body);
       assert.equal(response.status, 400, JSON.stringify(body));
       assert.match(json.error, /^The body is not a TaskPack that can be read: /);
-      assert.equal(json.report.ok, false);
-      assert.equal(json.report.checks.length, 11);
+      // One shape: the same report a 200 carries, at the top level, with `error` added.
+      assert.equal(json.ok, false);
+      assert.equal(json.checks.length, 11);
+      assert.equal(json.spec, "taskpack/0.1");
+      assert.equal(json.report, undefined);
     }
   });
 });
@@ -86,8 +89,9 @@ Deno.test("POST over the size limit gets 413, by Content-Length or by counting",
       // Content-Length declared up front.
       const declared = await post(origin, path, big);
       assert.equal(declared.response.status, 413);
-      assert.equal(declared.json.limit, limit);
-      assert.match(declared.json.error, /over the 4096-byte limit/);
+      assert.equal(declared.json.limit, "maxBodyBytes");
+      assert.equal(declared.json.max, limit);
+      assert.match(declared.json.error, /over this judge's limit of 4096 bytes \(maxBodyBytes\)/);
       // No length declared: a stream, counted while reading.
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {
@@ -97,6 +101,7 @@ Deno.test("POST over the size limit gets 413, by Content-Length or by counting",
       });
       const counted = await post(origin, path, stream);
       assert.equal(counted.response.status, 413);
+      assert.equal(counted.json.limit, "maxBodyBytes");
     }
     // At the limit exactly, the body is read (and judged).
     const { response } = await post(origin, "/conformance", big.subarray(0, limit));
@@ -128,7 +133,9 @@ Deno.test("POST /inspect returns the contents summary, as `inspect --json`", asy
     ]);
     const junk = await post(origin, "/inspect", "not a pack");
     assert.equal(junk.response.status, 400);
-    assert.equal(junk.json.report.ok, false);
+    assert.equal(junk.json.ok, false);
+    assert.equal(junk.json.checks.length, 11);
+    assert.match(junk.json.error, /^The body is not a TaskPack that can be read: /);
   });
 });
 
