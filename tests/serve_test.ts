@@ -2,9 +2,30 @@
 // The HTTP conformance judge over real HTTP on 127.0.0.1: start, request, stop.
 import assert from "node:assert/strict";
 import { AgentCard } from "@a2a-js/sdk";
-import { createJudgeHandler, DEFAULT_MAX_BODY_BYTES, type JudgeHandlerOptions } from "../serve.ts";
-import { type Report, TASKPACK_A2A_EXTENSION_URI } from "../mod.ts";
-import { readReference, REFERENCE_FILES } from "./_helpers.ts";
+import {
+  createJudgeHandler,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_REQUEST_BOUNDS,
+  type JudgeHandlerOptions,
+} from "../serve.ts";
+import {
+  buildPackObject,
+  encodeBag,
+  type Luggage,
+  preparePack,
+  type Report,
+  TASKPACK_A2A_EXTENSION_URI,
+} from "../mod.ts";
+import { BOUND_ENV, boundsFromEnv } from "../shell/request_bounds.ts";
+import { nativeDigests } from "../shell/node_digests.ts";
+import {
+  inTempDir,
+  readReference,
+  REFERENCE_FILES,
+  SAMPLE_OPTIONS,
+  sampleState,
+  streamBytes,
+} from "./_helpers.ts";
 
 /** A reference pack's bytes, as a fetch body. */
 async function reference(name: string): Promise<Uint8Array<ArrayBuffer>> {
@@ -280,4 +301,314 @@ Deno.test("`deno serve serve.ts` runs the default export", async () => {
     await child.stderr.cancel();
     await child.status;
   }
+});
+
+// --- The bounds on one request (issue 19) ---
+
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+
+/** Luggage of `size` bytes given by `chunk`, repeated (the last piece cut to fit). */
+function repeated(name: string, size: number, chunk: Uint8Array): Luggage {
+  return {
+    name,
+    size,
+    open() {
+      let sent = 0;
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent >= size) return controller.close();
+          const piece = chunk.subarray(0, Math.min(chunk.length, size - sent));
+          sent += piece.length;
+          controller.enqueue(piece);
+        },
+      });
+    },
+  };
+}
+
+/** A conformant bag, written by the project's own writer (native hashes, for speed). */
+async function bagOf(luggage: Luggage[]): Promise<Uint8Array<ArrayBuffer>> {
+  const prepared = await preparePack(buildPackObject(sampleState(), SAMPLE_OPTIONS), luggage, {
+    digests: nativeDigests,
+  });
+  return new Uint8Array(await streamBytes(encodeBag(prepared, { digests: nativeDigests })));
+}
+
+/** The issue's honest bomb: about 1 MiB holding one honestly declared 1 GiB file of zeros. */
+const honestBomb: () => Promise<Uint8Array<ArrayBuffer>> = (() => {
+  let built: Promise<Uint8Array<ArrayBuffer>> | undefined;
+  return () => built ??= bagOf([repeated("zeros.bin", GiB, new Uint8Array(MiB))]);
+})();
+
+/** Runs the judge (defaults) in a child process; `rss()` asks it for its RSS after a GC. */
+async function withJudgeProcess(
+  fn: (origin: string, rss: () => Promise<number>) => Promise<void>,
+): Promise<void> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--v8-flags=--expose-gc", "tests/_judge_worker.ts"],
+    cwd: new URL("../", import.meta.url),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const stdin = child.stdin.getWriter();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  const line = async (): Promise<Record<string, number>> => {
+    while (!buffered.includes("\n")) {
+      const { done, value } = await lines.read();
+      if (done) throw new Error("the judge process ended");
+      buffered += value;
+    }
+    const at = buffered.indexOf("\n");
+    const text = buffered.slice(0, at);
+    buffered = buffered.slice(at + 1);
+    return JSON.parse(text);
+  };
+  try {
+    const { port } = await line();
+    await fn(`http://127.0.0.1:${port}`, async () => {
+      await stdin.write(new TextEncoder().encode("rss\n"));
+      return (await line()).rss!;
+    });
+  } finally {
+    await stdin.close();
+    await lines.cancel();
+    await child.status;
+  }
+}
+
+Deno.test("the 1 MiB / 1 GiB honest bomb: refused by the judge from its central directory, conformant on the CLI", async () => {
+  const bomb = await honestBomb();
+  assert.ok(bomb.length < 2 * MiB, `the bomb is ${bomb.length} bytes`);
+  await withJudgeProcess(async (origin, rss) => {
+    // Warm up, so that the measurement is of the bomb, not of the first request.
+    const warm = await post(origin, "/conformance", await reference("handoff.taskpack"));
+    assert.equal(warm.response.status, 200);
+    const before = await rss();
+    for (const path of ["/conformance", "/inspect"]) {
+      const started = performance.now();
+      const { response, json } = await post(origin, path, bomb);
+      const took = performance.now() - started;
+      assert.equal(response.status, 413, JSON.stringify(json));
+      assert.equal(json.limit, "maxInflateFactor");
+      assert.equal(json.max, 16);
+      assert.match(
+        json.error,
+        /before inflating it: (entry|total) size \d+ is over the limit of \d+/,
+      );
+      assert.match(json.error, /16 times the \d+-byte body \(maxInflateFactor\)$/);
+      assert.ok(took < 1000, `${path} answered in ${took.toFixed(0)} ms`);
+    }
+    const growth = await rss() - before;
+    assert.ok(growth < 16 * MiB, `the judge's RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
+  });
+  // The CLI keeps the reader's generous defaults: the same file is conformant there (after
+  // inflating the whole GiB, a few seconds).
+  await inTempDir(async (dir) => {
+    const file = `${dir}/bomb.taskpack`;
+    await Deno.writeFile(file, bomb);
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "cli.ts", "conformance", file, "--json"],
+      cwd: new URL("../", import.meta.url),
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const report = JSON.parse(new TextDecoder().decode(output.stdout)) as Report;
+    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+    assert.equal(report.ok, true, JSON.stringify(report.checks));
+  });
+});
+
+Deno.test("the inflated bounds are options: the absolute ceiling, the entry ratio, the work budget", async () => {
+  const bomb = await honestBomb();
+  // With the relative bound raised, the 1 GiB ceiling is what refuses it (1 GiB of luggage
+  // plus the passport and tag files is over 1 GiB).
+  await withJudge({ maxInflateFactor: 10_000, maxRatio: 1100 }, async (origin) => {
+    const { response, json } = await post(origin, "/conformance", bomb);
+    assert.equal(response.status, 413);
+    assert.equal(json.limit, "maxInflatedBytes");
+    assert.equal(json.max, GiB);
+    assert.match(json.error, /\(maxInflatedBytes\)$/);
+  });
+  // Raised past the bomb, the work budget stops the judgement well before its end (about
+  // 6 s of inflating), within a chunk of the deadline.
+  await withJudge(
+    { maxInflateFactor: 10_000, maxInflatedBytes: 2 * GiB, maxRatio: 1100, maxWorkMs: 300 },
+    async (origin) => {
+      const started = performance.now();
+      const { response, json } = await post(origin, "/conformance", bomb);
+      const took = performance.now() - started;
+      assert.equal(response.status, 413, JSON.stringify(json));
+      assert.equal(json.limit, "maxWorkMs");
+      assert.equal(json.max, 300);
+      assert.match(json.error, /work budget of 300 ms \(maxWorkMs\)$/);
+      assert.ok(took < 2500, `answered in ${took.toFixed(0)} ms`);
+    },
+  );
+  // One very compressible entry beside incompressible luggage: within 16 times the body in
+  // total, but the entry's own ratio is over 64.
+  const noise = new Uint8Array(64 * 1024);
+  crypto.getRandomValues(noise);
+  const mixed = await bagOf([
+    repeated("noise.bin", 4 * MiB, noise),
+    repeated("zeros.bin", 4 * MiB, new Uint8Array(MiB)),
+  ]);
+  await withJudge({}, async (origin) => {
+    const { response, json } = await post(origin, "/inspect", mixed);
+    assert.equal(response.status, 413, JSON.stringify(json));
+    assert.equal(json.limit, "maxRatio");
+    assert.equal(json.max, 64);
+    assert.match(json.error, /ratio .* is over the limit of 64 \(maxRatio\)$/);
+  });
+  await withJudge({ maxRatio: 1100 }, async (origin) => {
+    const { response, json } = await post(origin, "/inspect", mixed);
+    assert.equal(response.status, 200, JSON.stringify(json));
+    assert.equal(json.conformant, true);
+  });
+  // A spent budget refuses even a small pack; the bounds refuse nonsense.
+  await withJudge({ maxWorkMs: 0 }, async (origin) => {
+    const { response, json } = await post(
+      origin,
+      "/conformance",
+      await reference("minimal.taskpack"),
+    );
+    assert.equal(response.status, 413);
+    assert.equal(json.limit, "maxWorkMs");
+  });
+  assert.throws(() => createJudgeHandler({ maxRatio: -1 }), /maxRatio must be a number/);
+});
+
+Deno.test("a body sent one byte at a time gets 408 at the deadline, with Connection: close", async () => {
+  const bodyTimeoutMs = 400;
+  await withJudge({ bodyTimeoutMs }, async (origin) => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(new URL(origin).port) });
+    const started = performance.now();
+    await conn.write(
+      new TextEncoder().encode(
+        "POST /conformance HTTP/1.1\r\nhost: judge.test\r\ncontent-length: 100000\r\n\r\n",
+      ),
+    );
+    let sending = true;
+    const trickle = (async () => {
+      while (sending) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        if (sending) await conn.write(new Uint8Array([0x20])).catch(() => (sending = false));
+      }
+    })();
+    // Read until the whole answer is in (its JSON body ends in "}"), or 5 s have passed.
+    let answer = "";
+    const buffer = new Uint8Array(4096);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const giveUp = new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 5000));
+    while (!/\}\s*$/.test(answer)) {
+      const read = await Promise.race([conn.read(buffer).catch(() => null), giveUp]);
+      if (read === null) break;
+      answer += new TextDecoder().decode(buffer.subarray(0, read));
+    }
+    const took = performance.now() - started;
+    clearTimeout(timer);
+    sending = false;
+    conn.close();
+    await trickle;
+    assert.match(answer, /^HTTP\/1\.1 408 /);
+    assert.match(answer, /\r\nconnection: close\r\n/i);
+    assert.match(answer, /"limit": ?"bodyTimeoutMs"/);
+    assert.match(answer, /did not arrive within this judge's limit of 400 ms/);
+    assert.ok(took >= bodyTimeoutMs - 10 && took < bodyTimeoutMs + 1500, `took ${took} ms`);
+  });
+});
+
+Deno.test("300 judgements, 50 at a time, are all answered 200", async () => {
+  const body = await reference("handoff.taskpack");
+  await withJudge({}, async (origin) => {
+    let next = 0;
+    const statuses: number[] = [];
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (next < 300) {
+          next++;
+          const response = await fetch(`${origin}/conformance`, { method: "POST", body });
+          statuses.push(response.status);
+          assert.equal((await response.json()).ok, true);
+        }
+      }),
+    );
+    assert.equal(statuses.length, 300);
+    assert.deepEqual(statuses.filter((s) => s !== 200), []);
+  });
+});
+
+Deno.test("a 200 MiB body is refused from its Content-Length, without reading it", async () => {
+  await withJudge({}, async (origin) => {
+    const { port } = new URL(origin);
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
+    const started = performance.now();
+    // Only the headers are sent: the answer must come from Content-Length alone.
+    await conn.write(
+      new TextEncoder().encode(
+        `POST /conformance HTTP/1.1\r\nhost: judge.test\r\ncontent-length: ${200 * MiB}\r\n\r\n`,
+      ),
+    );
+    const buffer = new Uint8Array(4096);
+    const read = await conn.read(buffer);
+    const took = performance.now() - started;
+    conn.close();
+    const answer = new TextDecoder().decode(buffer.subarray(0, read ?? 0));
+    assert.match(answer, /^HTTP\/1\.1 413 /);
+    assert.match(answer, /"limit": "maxBodyBytes"/);
+    assert.ok(took < 1000, `took ${took} ms`);
+  });
+});
+
+Deno.test("`deno task serve` takes the bounds from TASKPACK_JUDGE_* variables", async () => {
+  const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  assert.equal(config.tasks.serve, "deno serve -A shell/judge_server.ts");
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["serve", "-A", "--host", "127.0.0.1", "--port", String(port), "shell/judge_server.ts"],
+    cwd: new URL("../", import.meta.url),
+    env: { [BOUND_ENV.maxBodyBytes]: "1KiB", [BOUND_ENV.maxWorkMs]: "5000" },
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  try {
+    let response: Response | null = null;
+    for (let i = 0; i < 100 && !response; i++) {
+      try {
+        response = await fetch(`http://127.0.0.1:${port}/conformance`, {
+          method: "POST",
+          body: await reference("handoff.taskpack"),
+        });
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    assert.ok(response, "the server answered");
+    assert.equal(response.status, 413);
+    const json = await response.json();
+    assert.equal(json.limit, "maxBodyBytes");
+    assert.equal(json.max, 1024);
+  } finally {
+    child.kill("SIGTERM");
+    await child.stderr.cancel();
+    await child.status;
+  }
+  assert.deepEqual(
+    boundsFromEnv((name) => ({ TASKPACK_JUDGE_MAX_INFLATED_BYTES: "2GiB" })[name]),
+    { maxInflatedBytes: 2 * GiB },
+  );
+  assert.throws(
+    () => boundsFromEnv((name) => name === BOUND_ENV.maxRatio ? "many" : undefined),
+    /TASKPACK_JUDGE_MAX_RATIO needs a whole number/,
+  );
+  assert.deepEqual(DEFAULT_REQUEST_BOUNDS, {
+    maxBodyBytes: 64 * MiB,
+    bodyTimeoutMs: 30_000,
+    maxInflateFactor: 16,
+    maxInflatedBytes: GiB,
+    maxRatio: 64,
+    maxWorkMs: 10_000,
+  });
 });
