@@ -564,7 +564,8 @@ Deno.test("a 200 MiB body is refused from its Content-Length, without reading it
 
 Deno.test("`deno task serve` takes the bounds from TASKPACK_JUDGE_* variables", async () => {
   const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
-  assert.equal(config.tasks.serve, "deno serve -A shell/judge_server.ts");
+  // Loopback unless told otherwise: a judge open to every interface is a choice, not a default.
+  assert.equal(config.tasks.serve, "deno serve -A --host 127.0.0.1 shell/judge_server.ts");
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const child = new Deno.Command(Deno.execPath(), {
     args: ["serve", "-A", "--host", "127.0.0.1", "--port", String(port), "shell/judge_server.ts"],
