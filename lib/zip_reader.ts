@@ -163,8 +163,8 @@ const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
 const S_IFLNK = 0o120000;
-const HOST_UNIX = 3;
-const HOST_DARWIN = 19;
+const S_ISUID = 0o4000;
+const S_ISGID = 0o2000;
 
 /** How much the central directory and local headers are read in at a time. */
 const WINDOW = 1 << 20;
@@ -748,7 +748,6 @@ async function readCentralDirectory(
     if (h.u32(0) !== SIG_CENTRAL) {
       throw structure(where, "the central directory entry has a bad signature");
     }
-    const madeBy = h.u16(4);
     const flags = h.u16(8);
     const method = h.u16(10);
     const crc = h.u32(16);
@@ -836,9 +835,14 @@ async function readCentralDirectory(
     checkUnicodePath(extras.get(EXTRA_UNICODE_PATH), name, where);
 
     const isDirectory = name.endsWith("/");
-    const host = madeBy >>> 8;
-    if (host === HOST_UNIX || host === HOST_DARWIN) {
-      const type = (externalAttributes >>> 16) & S_IFMT;
+    // Unix mode bits are read whatever host the entry claims: some extractors honour them for
+    // every host, so an "MS-DOS" entry with symlink bits is a symlink to them.
+    const mode = externalAttributes >>> 16;
+    if (mode & (S_ISUID | S_ISGID)) {
+      throw new TaskPackReadError("zip-symlink", where, "the entry is marked setuid or setgid");
+    }
+    {
+      const type = mode & S_IFMT;
       if (type === S_IFLNK) {
         throw new TaskPackReadError("zip-symlink", where, "the entry is a symbolic link");
       }

@@ -535,6 +535,32 @@ function pathCases(base: PackObject): Spec[] {
         ),
     ),
     bag(
+      "symlink-msdos-host",
+      refuse("zip-symlink", ["C1"], "symlink mode bits on an entry made on MS-DOS (unzip links)"),
+      () =>
+        forgeBag(
+          bagParts({ luggage: [...BASE_LUGGAGE, ["link", utf8("../../../../etc/passwd")]] }, base),
+          (e) =>
+            patch(e, "data/files/link", {
+              madeBy: 20,
+              externalAttributes: (S_IFLNK | 0o777) << 16,
+            }),
+        ),
+    ),
+    bag(
+      "setuid",
+      refuse("zip-symlink", ["C1"], "a regular file marked setuid"),
+      () =>
+        forgeBag(
+          bagParts({ luggage: [...BASE_LUGGAGE, ["tool", utf8("#!/bin/sh\n")]] }, base),
+          (e) =>
+            patch(e, "data/files/tool", {
+              madeBy: UNIX,
+              externalAttributes: (0o100000 | 0o4755) << 16,
+            }),
+        ),
+    ),
+    bag(
       "fifo",
       refuse("zip-symlink", ["C1"], "a special file (FIFO) entry"),
       () =>
