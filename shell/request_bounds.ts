@@ -13,6 +13,7 @@
  * @module
  */
 import type { ReadLimits } from "../lib/read.ts";
+import { concatBytes } from "../lib/_bytes.ts";
 import { type ByteSource, bytesSource } from "../lib/source.ts";
 import { type LuggageScanner, type ScannerFactory, TextScanner } from "../lib/patterns.ts";
 
@@ -380,12 +381,5 @@ async function readWithin(
   } finally {
     clearTimeout(timer);
   }
-  if (parts.length === 1) return parts[0]!;
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.length;
-  }
-  return bytes;
+  return parts.length === 1 ? parts[0]! : concatBytes(parts);
 }
