@@ -30,6 +30,7 @@ import {
   A2A_EXTENSIONS_HEADER,
   type A2AAgentCard,
   bytesSource,
+  checkLuggage,
   type DecodedPack,
   decodePack,
   type Digests,
@@ -208,7 +209,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
     }
     const report: Report = await judge(source, digests);
     if (path === "/conformance") return json(200, report);
-    return json(200, summarisePack(decoded, report));
+    return json(200, summarisePack(decoded, report, await checkLuggage(decoded, digests)));
   }
 
   return async function handle(request: Request): Promise<Response> {
