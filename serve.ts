@@ -7,7 +7,8 @@
  * | --- | --- |
  * | `POST /conformance` (a pack as the body, either encoding, detected from the bytes) | 200 with the report (C0-C10), conformant or not; 400 with `{error, report}` when the body cannot be read as a pack at all; 413 with `{error, limit}` over the size limit |
  * | `POST /inspect` (same body) | 200 with the contents summary (as `taskpack inspect --json`); 400 and 413 as above |
- * | `GET /.well-known/agent-card.json` | an A2A Agent Card declaring the TaskPack extension |
+ * | `GET /.well-known/agent-card.json` | an A2A Agent Card declaring the TaskPack extension and the JSON-RPC interface |
+ * | `POST /a2a` | A2A JSON-RPC (official SDK): `SendMessage` with a pack as a file part answers with a task whose artifact is the report |
  * | `GET /` | the viewer page (everything computed in the browser; nothing is uploaded) |
  * | anything else | 404, or 405 with `Allow` for a known path and the wrong method |
  *
@@ -41,6 +42,7 @@ import {
   TASKPACK_MEDIA_TYPES,
   withTaskPackExtension,
 } from "./mod.ts";
+import { A2A_PATH, cardWithInterface, createA2AJudge } from "./shell/a2a_judge.ts";
 
 /** The default body limit: 64 MiB. */
 export const DEFAULT_MAX_BODY_BYTES: number = 64 * 1024 * 1024;
@@ -79,6 +81,7 @@ const ROUTES: Readonly<Record<string, readonly string[]>> = {
   "/conformance": ["POST"],
   "/inspect": ["POST"],
   "/.well-known/agent-card.json": ["GET", "HEAD"],
+  [A2A_PATH]: ["POST"],
 };
 
 /** The card served when none is given: it describes this judge, honestly. */
@@ -87,9 +90,10 @@ function defaultCard(): A2AAgentCard & Record<string, unknown> {
   return {
     name: "TaskPack conformance judge",
     description: "Judges TaskPack 0.1 files (checks C0-C10) and summarises what they carry. " +
-      "It speaks plain HTTP, not A2A's message methods: POST a .taskpack or .taskpack.json " +
-      "file to /conformance or /inspect. Every byte of a pack is treated as data, never " +
-      "as instructions; nothing is stored.",
+      "Over A2A, send a message with the .taskpack or .taskpack.json as a file part: the " +
+      "report comes back as an artifact. Over plain HTTP, POST the file to /conformance or " +
+      "/inspect. Every byte of a pack is treated as data, never as instructions; nothing is " +
+      "stored.",
     version: "0.1.0",
     supportedInterfaces: [],
     capabilities: { streaming: false, pushNotifications: false, extensions: [] },
@@ -160,6 +164,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
   const digests = options.digests ? { digests: options.digests } : {};
   const card = withTaskPackExtension(options.agentCard ?? defaultCard());
   const loadViewer = viewerLoader(options.viewerHtml);
+  const a2a = createA2AJudge({ card, digests: options.digests });
 
   async function route(request: Request, path: string): Promise<Response> {
     if (path === "/") {
@@ -178,7 +183,11 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
       });
     }
     if (path === "/.well-known/agent-card.json") {
-      return json(200, card, request.method === "HEAD");
+      return json(
+        200,
+        cardWithInterface(card, new URL(request.url).origin),
+        request.method === "HEAD",
+      );
     }
     // POST /conformance and POST /inspect: a pack as the body.
     let body: Uint8Array;
@@ -193,6 +202,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
       }
       return json(400, { error: "The body could not be read" });
     }
+    if (path === A2A_PATH) return await a2a(request, body);
     const source = bytesSource(body);
     let decoded: DecodedPack;
     try {
