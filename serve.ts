@@ -190,6 +190,13 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
       );
     }
     // POST /conformance and POST /inspect: a pack as the body.
+    if (/^multipart\//i.test(request.headers.get("content-type") ?? "")) {
+      await request.body?.cancel().catch(() => {});
+      return json(400, {
+        error: "A form upload is not read: send the file itself as the body " +
+          "(curl --data-binary @handoff.taskpack)",
+      });
+    }
     let body: Uint8Array;
     try {
       body = await readBody(request, limit);
