@@ -399,7 +399,7 @@ function stripInstructionFields(value: unknown, path: string, repairs: Repair[])
  * const refusal = luggageRefusal({
  *   name: "notes.txt",
  *   sha256: "0".repeat(64),
- *   finding: { rule: "credential", line: 3 },
+ *   finding: { rule: "credential", kind: "github-token", index: 40, line: 3 },
  *   error: null,
  * });
  * assertEquals(refusal?.where, "data/files/notes.txt:3");
@@ -448,16 +448,20 @@ export interface LuggageVerdict {
  * import { checkLuggage, decodePack } from "@taskpack/cli";
  * import { assertEquals } from "@std/assert";
  *
+ * const chat = "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\nhello<|im_end|>\n";
  * const flat = JSON.stringify({
  *   taskpack: "0.1",
  *   encoding: "flat",
  *   passport: { spec: "task-passport-bag/0.1" },
- *   attachments: [{ name: "a.txt", encoding: "utf8", sha256: "0".repeat(64), data: "hello" }],
+ *   attachments: [
+ *     { name: "a.txt", encoding: "utf8", data: "hello" },
+ *     { name: "chat.txt", encoding: "utf8", data: chat },
+ *   ],
  * });
- * const [verdict] = await checkLuggage(await decodePack(new TextEncoder().encode(flat)));
- * assertEquals(verdict!.ok, false);
- * assertEquals(verdict!.reason, "bag-digest");
- * assertEquals(verdict!.expected_sha256, "0".repeat(64));
+ * const [good, chatLog] = await checkLuggage(await decodePack(new TextEncoder().encode(flat)));
+ * assertEquals(good!.ok, true);
+ * assertEquals(chatLog!.ok, false);
+ * assertEquals(chatLog!.reason, "transcript");
  * ```
  */
 export async function checkLuggage(
