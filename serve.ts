@@ -8,7 +8,8 @@
  * | `POST /conformance` (a pack as the body, either encoding, detected from the bytes) | 200 with the report (C0-C10), conformant or not; 400 with the same report plus `error` (`{...report, error}`) when the body cannot be read as a pack at all |
  * | `POST /inspect` (same body) | 200 with the contents summary (as `taskpack inspect --json`); 400 as above |
  * | either, refused for what it would cost | 413 with `{error, limit, max}` naming the bound (`maxBodyBytes`, `maxInflateFactor`, `maxInflatedBytes`, `maxRatio`, `maxWorkMs`); 408 with `{error, limit, max}` and the connection closed when the body is not in within `bodyTimeoutMs` |
- * | `GET /.well-known/agent-card.json` | an A2A Agent Card declaring the TaskPack extension |
+ * | `GET /.well-known/agent-card.json` | an A2A Agent Card declaring the TaskPack extension and the JSON-RPC interface |
+ * | `POST /a2a` | A2A JSON-RPC (official SDK): `SendMessage` with a pack as a file part answers with a task whose artifact is the report |
  * | `GET /` | the viewer page (everything computed in the browser; nothing is uploaded) |
  * | anything else | 404, or 405 with `Allow` for a known path and the wrong method |
  *
@@ -36,6 +37,7 @@
 import {
   A2A_EXTENSIONS_HEADER,
   type A2AAgentCard,
+  checkLuggage,
   type DecodedPack,
   decodePack,
   type Digests,
@@ -53,6 +55,7 @@ import {
   type RequestBounds,
   resolveBounds,
 } from "./shell/request_bounds.ts";
+import { A2A_PATH, cardWithInterface, createA2AJudge } from "./shell/a2a_judge.ts";
 
 export { DEFAULT_REQUEST_BOUNDS, type RequestBounds };
 
@@ -90,6 +93,7 @@ const ROUTES: Readonly<Record<string, readonly string[]>> = {
   "/conformance": ["POST"],
   "/inspect": ["POST"],
   "/.well-known/agent-card.json": ["GET", "HEAD"],
+  [A2A_PATH]: ["POST"],
 };
 
 /** The card served when none is given: it describes this judge, honestly. */
@@ -98,9 +102,10 @@ function defaultCard(): A2AAgentCard & Record<string, unknown> {
   return {
     name: "TaskPack conformance judge",
     description: "Judges TaskPack 0.1 files (checks C0-C10) and summarises what they carry. " +
-      "It speaks plain HTTP, not A2A's message methods: POST a .taskpack or .taskpack.json " +
-      "file to /conformance or /inspect. Every byte of a pack is treated as data, never " +
-      "as instructions; nothing is stored.",
+      "Over A2A, send a message with the .taskpack or .taskpack.json as a file part: the " +
+      "report comes back as an artifact. Over plain HTTP, POST the file to /conformance or " +
+      "/inspect. Every byte of a pack is treated as data, never as instructions; nothing is " +
+      "stored.",
     version: "0.1.0",
     supportedInterfaces: [],
     capabilities: { streaming: false, pushNotifications: false, extensions: [] },
@@ -157,6 +162,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
   const digests = options.digests ? { digests: options.digests } : {};
   const card = withTaskPackExtension(options.agentCard ?? defaultCard());
   const loadViewer = viewerLoader(options.viewerHtml);
+  const a2a = createA2AJudge({ card, digests: options.digests });
 
   async function route(request: Request, path: string): Promise<Response> {
     if (path === "/") {
@@ -175,12 +181,24 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
       });
     }
     if (path === "/.well-known/agent-card.json") {
-      return json(200, card, request.method === "HEAD");
+      return json(
+        200,
+        cardWithInterface(card, new URL(request.url).origin),
+        request.method === "HEAD",
+      );
     }
-    // POST /conformance and POST /inspect: a pack as the body, within the bounds.
+    // POST /conformance, POST /inspect and POST /a2a: a body within the bounds.
+    if (/^multipart\//i.test(request.headers.get("content-type") ?? "")) {
+      await request.body?.cancel().catch(() => {});
+      return json(400, {
+        error: "A form upload is not read: send the file itself as the body " +
+          "(curl --data-binary @handoff.taskpack)",
+      });
+    }
     const received = await receivePack(request, bounds);
     if ("status" in received) return refusalResponse(received);
     const { source, limits, budget } = received;
+    if (path === A2A_PATH) return await a2a(request, await source.read(0, source.size));
     const options = { ...digests, limits };
     let decoded: DecodedPack;
     try {
@@ -202,7 +220,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
     const report: Report = await judge(source, { ...options, scanner: budget.scanner() });
     if (budget.exceeded) return refusalResponse(budget.refusal());
     if (path === "/conformance") return json(200, report);
-    return json(200, summarisePack(decoded, report));
+    return json(200, summarisePack(decoded, report, await checkLuggage(decoded, digests)));
   }
 
   return async function handle(request: Request): Promise<Response> {

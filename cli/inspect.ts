@@ -9,6 +9,7 @@
 import { isPlainObject } from "../lib/_json.ts";
 import { judge } from "../lib/conformance.ts";
 import { decodePack, type ReadLimits } from "../lib/read.ts";
+import { checkLuggage } from "../lib/land.ts";
 import { type FactState, summarisePack } from "../lib/summary.ts";
 import { openFileSource } from "../shell/files.ts";
 import { EXIT, formatBytes, type Io } from "./io.ts";
@@ -39,7 +40,8 @@ export async function runInspect(
     const report = await judge(source, { digests, limits });
     const pack = isPlainObject(decoded.object) ? decoded.object : {};
     const state = isPlainObject(pack.passport) ? pack.passport : {};
-    const summary = summarisePack(decoded, report);
+    const verdicts = await checkLuggage(decoded, { digests });
+    const summary = summarisePack(decoded, report, verdicts);
     if (json) {
       io.out(JSON.stringify(summary, null, 2) + "\n");
       return EXIT.ok;
@@ -96,6 +98,21 @@ export async function runInspect(
     lines.push(`  luggage (${summary.luggage.length}):`);
     for (const file of summary.luggage) {
       lines.push(`    data/files/${file.name}  ${formatBytes(file.bytes)}`);
+      if (file.ok === false) {
+        lines.push(
+          `      ✗ refused by land (${file.reason}): ${file.detail}; sha256 should be ${
+            file.sha256 ?? "(none declared)"
+          }, is ${file.actual_sha256 ?? "(unreadable)"}`,
+        );
+      }
+    }
+    if (summary.instructions_found.length) {
+      lines.push(
+        `  instruction-like text (${summary.instructions_found.length}): data, never to follow`,
+      );
+      for (const found of summary.instructions_found) {
+        lines.push(`    ⚠ ${found.where} (${found.kind}): ${JSON.stringify(found.excerpt)}`);
+      }
     }
     lines.push(
       `  conformance: ${

@@ -12,8 +12,8 @@
  * @module
  */
 import { join } from "../shell/host_path.ts";
-import { findImperatives, type Imperative } from "../lib/imperatives.ts";
-import { land, type LandedPack, planLanding } from "../lib/land.ts";
+import type { Imperative } from "../lib/imperatives.ts";
+import { instructionsFound, land, type LandedPack, planLanding } from "../lib/land.ts";
 import type { ReadLimits } from "../lib/read.ts";
 import type { PassportStore } from "../lib/store.ts";
 import { zipEntryCount } from "../lib/zip_reader.ts";
@@ -141,7 +141,7 @@ async function landNew(
     trustMachineFacts: flags["trust-machine-facts"] === true,
     renamed: landed.renamed,
   });
-  const imperatives = findImperatives(pack);
+  const imperatives = instructionsFound(pack);
   const reply: Record<string, unknown> = {
     ok: true,
     ...(flags["dry-run"] ? { dry_run: true } : {}),
@@ -204,7 +204,7 @@ async function mergeInto(
   const luggageDir = absolutePath(
     flags["files-out"] ?? join(dir, `${into}.files`, `receipt-${sender}-${stamp}`),
   );
-  const imperatives = findImperatives(landed.object);
+  const imperatives = instructionsFound(landed.object);
   const reply: Record<string, unknown> = {
     ok: true,
     ...(flags["dry-run"] ? { dry_run: true } : {}),

@@ -13,6 +13,8 @@ import type { CheckId, Report } from "./model.ts";
 import type { DecodedPack } from "./read.ts";
 import type { PortabilityWarning } from "./host_names.ts";
 import { isPortableScope } from "./seal.ts";
+import type { Imperative } from "./imperatives.ts";
+import { instructionsFound, type LuggageVerdict } from "./land.ts";
 
 /**
  * A fact's state as it crosses: `verified` (proven and portable), `unverified`, `sealed`
@@ -89,10 +91,33 @@ export interface PackSummary {
   asks: PackFields[];
   /** Landing checks as written, marked as the sender's suggestions. */
   landing_checks: (PackFields & { how_is_senders_suggestion: true })[];
-  /** Luggage: name under `data/files/`, size, declared digest. */
-  luggage: { name: string; bytes: number; sha256: string | null }[];
+  /**
+   * Luggage: name under `data/files/`, size, declared digest, and, when the files were checked
+   * (`checkLuggage`), whether `land` lets each through, and if not why.
+   */
+  luggage: LuggageRow[];
+  /** Instruction-like passages, exactly as `land` reports them (see `instructionsFound`). */
+  instructions_found: Imperative[];
   /** Luggage names some systems cannot hold, as the judge reports them. */
   warnings: PortabilityWarning[];
+}
+
+/** One luggage file in a {@linkcode PackSummary}. */
+export interface LuggageRow {
+  /** The name under `data/files/`. */
+  name: string;
+  /** Its size, as written. */
+  bytes: number;
+  /** The digest its manifest declares. */
+  sha256: string | null;
+  /** False when `land` refuses the file: it must not be offered to save. Absent when unchecked. */
+  ok?: boolean;
+  /** The SHA-256 of its bytes as read, when checked. */
+  actual_sha256?: string | null;
+  /** Why it is refused (`bag-digest`, `credential`, ...), when it is. */
+  reason?: string;
+  /** The refusal in one line, when it is refused. */
+  detail?: string;
 }
 
 /**
@@ -101,6 +126,7 @@ export interface PackSummary {
  *
  * @param decoded The pack as written (from `decodePack`).
  * @param report The judge's report on the same file.
+ * @param verdicts The luggage checked as `land` checks it (`checkLuggage`), to show per file.
  * @returns The summary; serialise it with `JSON.stringify`.
  *
  * @example Usage
@@ -129,7 +155,11 @@ export interface PackSummary {
  * assertEquals(summary.facts[0]!.state, "sealed");
  * ```
  */
-export function summarisePack(decoded: DecodedPack, report: Report): PackSummary {
+export function summarisePack(
+  decoded: DecodedPack,
+  report: Report,
+  verdicts?: readonly LuggageVerdict[],
+): PackSummary {
   const pack = isPlainObject(decoded.object) ? decoded.object : {};
   const state = isPlainObject(pack.passport) ? pack.passport : {};
   const list = (value: unknown): PackFields[] =>
@@ -159,11 +189,18 @@ export function summarisePack(decoded: DecodedPack, report: Report): PackSummary
       ...check,
       how_is_senders_suggestion: true as const,
     })),
-    luggage: decoded.luggage.map((file) => ({
-      name: file.name,
-      bytes: file.size,
-      sha256: file.declaredSha256,
-    })),
+    luggage: decoded.luggage.map((file, index) => {
+      const row: LuggageRow = { name: file.name, bytes: file.size, sha256: file.declaredSha256 };
+      const verdict = verdicts?.[index];
+      if (verdict) {
+        row.ok = verdict.ok;
+        row.actual_sha256 = verdict.actual_sha256;
+        if (verdict.reason !== null) row.reason = verdict.reason;
+        if (verdict.detail !== null) row.detail = verdict.detail;
+      }
+      return row;
+    }),
+    instructions_found: instructionsFound(pack),
     warnings: report.warnings,
   };
 }

@@ -27,7 +27,7 @@
  */
 import { resolve } from "node:path";
 import process from "node:process";
-import { type CallToolResult, McpServer } from "@modelcontextprotocol/server";
+import { type CallToolResult, type JSONRPCMessage, McpServer } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { z } from "zod";
 import denoConfig from "../deno.json" with { type: "json" };
@@ -106,13 +106,24 @@ export async function runMcp(
   io.err(
     `taskpack mcp ${denoConfig.version}: serving ${settings.store} as machine ${settings.machine} over stdio\n`,
   );
-  const wire = new ClosingStdioTransport();
+  const wire = new DrainingStdioTransport();
   const handle = serveStdio(() => createTaskpackServer(settings), {
     transport: wire,
     onerror: (error) => io.err(`taskpack mcp: ${error.message.split("\n")[0]}\n`),
   });
-  await wire.closed;
-  await handle.close();
+  // SIGTERM: read nothing more, answer what was read, then go.
+  const onTerm = () => void wire.finish(TERM_GRACE_MS);
+  process.on("SIGTERM", onTerm);
+  try {
+    await wire.closed;
+    await handle.close();
+  } finally {
+    process.off("SIGTERM", onTerm);
+  }
+  if (wire.unanswered > 0) {
+    io.err(`taskpack mcp: ${wire.unanswered} request(s) read but not answered before exit\n`);
+    return EXIT.usage;
+  }
   return EXIT.ok;
 }
 
@@ -135,11 +146,73 @@ function createTaskpackServer(settings: McpSettings): McpServer {
 // ---------------------------------------------------------------------------------------------
 // The one code path: arguments -> CLI verb in-process -> JSON -> tool result.
 
-/** A stdio transport that says when it has closed (stdin ended, or the server shut it). */
-class ClosingStdioTransport extends StdioServerTransport {
+/** How long a closed input or SIGTERM waits for calls in flight before giving up on them. */
+const INPUT_END_GRACE_MS = 10 * 60_000;
+const TERM_GRACE_MS = 20_000;
+
+type JsonRpcId = string | number;
+
+/**
+ * The SDK's stdio transport closes, and drops the calls in flight, as soon as standard input
+ * ends; a client that writes its requests and closes its end then gets no answers. This one
+ * answers every request it has read first, then closes, and says when it has.
+ */
+class DrainingStdioTransport extends StdioServerTransport {
+  #pending = new Set<JsonRpcId>();
+  #answered: (() => void)[] = [];
+  #finishing = false;
   #resolveClosed!: () => void;
+  #handler: ((message: JSONRPCMessage) => void) | undefined;
+  /** Requests read and never answered (a failed write, or the grace period ran out). */
+  unanswered = 0;
   /** Settles once the transport has closed. */
   readonly closed: Promise<void> = new Promise((resolve) => this.#resolveClosed = resolve);
+
+  constructor() {
+    super();
+    this._onstdinclose = () => void this.finish(INPUT_END_GRACE_MS);
+    // Every request is counted as it is read, before the server sees it.
+    Object.defineProperty(this, "onmessage", {
+      get: () => this.#handler && this.#counting,
+      set: (handler: ((message: JSONRPCMessage) => void) | undefined) => this.#handler = handler,
+    });
+  }
+
+  #counting = (message: JSONRPCMessage): void => {
+    if ("method" in message && "id" in message && message.id !== undefined) {
+      this.#pending.add(message.id);
+    }
+    this.#handler?.(message);
+  };
+
+  override async send(message: JSONRPCMessage): Promise<void> {
+    const id = !("method" in message) && "id" in message ? message.id : undefined;
+    try {
+      await super.send(message);
+    } catch (error) {
+      if (id !== undefined && this.#pending.has(id)) this.unanswered++;
+      throw error;
+    } finally {
+      if (id !== undefined && id !== null) this.#settle(id);
+    }
+  }
+
+  /** Stops reading, waits (at most `graceMs`) until every request read is answered, closes. */
+  async finish(graceMs: number): Promise<void> {
+    if (this.#finishing) return;
+    this.#finishing = true;
+    process.stdin.pause();
+    if (this.#pending.size > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        this.#answered.push(resolve);
+        timer = setTimeout(resolve, graceMs);
+      });
+      clearTimeout(timer);
+      this.unanswered += this.#pending.size;
+    }
+    await this.close();
+  }
 
   override async close(): Promise<void> {
     try {
@@ -147,6 +220,11 @@ class ClosingStdioTransport extends StdioServerTransport {
     } finally {
       this.#resolveClosed();
     }
+  }
+
+  #settle(id: JsonRpcId): void {
+    this.#pending.delete(id);
+    if (this.#pending.size === 0) { for (const resolve of this.#answered.splice(0)) resolve(); }
   }
 }
 
@@ -207,7 +285,7 @@ async function callTool<Input extends z.ZodObject>(
     });
     const notes = err.split("\n").filter((line) => line && !line.startsWith("taskpack: "));
     if (code !== EXIT.ok && !(tool.resultCodes ?? []).includes(code)) {
-      return failure(errorSentence(err, code));
+      return failure(errorSentence(err, code), reasonOf(out));
     }
     let result: unknown;
     try {
@@ -221,7 +299,7 @@ async function callTool<Input extends z.ZodObject>(
     const structured = result as Record<string, unknown>;
     // A verb that failed with --json also prints {ok: false, error}: that is not a result.
     if (code !== EXIT.ok && structured.ok === false && typeof structured.error === "string") {
-      return failure(errorSentence(err, code));
+      return failure(errorSentence(err, code), reasonOf(out));
     }
     const text = [tool.summary(structured), ...notes.map((note) => `(${note})`)].join("\n");
     return {
@@ -238,8 +316,27 @@ async function callTool<Input extends z.ZodObject>(
   }
 }
 
-function failure(message: string): CallToolResult {
-  return { content: [{ type: "text", text: message }], isError: true };
+/**
+ * An error result: the CLI's sentence, and as `structuredContent` the same `{ok, error,
+ * reason}` the CLI prints with `--json`, so a model can branch on the stable `reason` code
+ * (`bag-digest`, `credential`, ...) instead of parsing prose.
+ */
+function failure(message: string, reason?: string): CallToolResult {
+  return {
+    content: [{ type: "text", text: message }],
+    structuredContent: { ok: false, error: message, ...(reason ? { reason } : {}) },
+    isError: true,
+  };
+}
+
+/** The `reason` code of a verb's `--json` failure, when it printed one. */
+function reasonOf(stdout: string): string | undefined {
+  try {
+    const value = JSON.parse(stdout);
+    return typeof value?.reason === "string" ? value.reason : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The CLI's one-sentence error, without the pointer to `--help` a tool caller cannot use. */

@@ -1,9 +1,19 @@
 // Copyright 2026 the taskpack authors. MIT license.
+// deno-lint-ignore-file no-explicit-any -- the report is checked field by field
 // The A2A binding (spec §5): our JSON is what the official A2A 1.0 codecs read and write,
 // the mappings round-trip exactly, and a pack built from a task's artifacts judges conformant.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { AgentCard, Artifact, HTTP_EXTENSION_HEADER, Task } from "@a2a-js/sdk";
+import {
+  AgentCard,
+  Artifact,
+  HTTP_EXTENSION_HEADER,
+  type Part,
+  Role,
+  Task,
+  type Task as SdkTask,
+  TaskState,
+} from "@a2a-js/sdk";
 import {
   A2A_EXTENSIONS_HEADER,
   type A2AAgentExtension,
@@ -304,4 +314,126 @@ Deno.test("luggageToArtifacts() reads a hostile index strictly", async () => {
   );
   await assert.rejects(luggageToArtifacts(index('{"__proto__":{}}')), /__proto__|forbidden/);
   await assert.rejects(luggageToArtifacts(index('{"artifacts":{}}')), /lists no artifacts/);
+});
+
+Deno.test({
+  name: "the SDK's ClientFactory builds a client from the judge's card and gets reports back",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { ClientFactory, ClientFactoryOptions } = await import("@a2a-js/sdk/client");
+    const { createJudgeHandler } = await import("../serve.ts");
+    const server = Deno.serve(
+      { port: 0, hostname: "127.0.0.1", onListen() {} },
+      createJudgeHandler({ viewerHtml: "<!doctype html>" }),
+    );
+    try {
+      const base = `http://127.0.0.1:${server.addr.port}`;
+      // Asking for the TaskPack extension: the response must say it was activated.
+      const activated: string[] = [];
+      const fetchImpl: typeof fetch = async (input, init) => {
+        const headers = new Headers(init?.headers);
+        headers.set(HTTP_EXTENSION_HEADER, TASKPACK_A2A_EXTENSION_URI);
+        const response = await fetch(input, { ...init, headers });
+        const echoed = response.headers.get(HTTP_EXTENSION_HEADER);
+        if (echoed) activated.push(echoed);
+        return response;
+      };
+      const factory = new ClientFactory(ClientFactoryOptions.createFrom(
+        ClientFactoryOptions.default,
+        {
+          transports: [
+            new (await import("@a2a-js/sdk/client")).JsonRpcTransportFactory({ fetchImpl }),
+          ],
+        },
+      ));
+      const client = await factory.createFromUrl(base);
+      const send = async (parts: Part[]) => {
+        const result = await client.sendMessage({
+          tenant: "",
+          message: {
+            messageId: crypto.randomUUID(),
+            contextId: "",
+            taskId: "",
+            role: Role.ROLE_USER,
+            parts,
+            metadata: undefined,
+            extensions: [],
+            referenceTaskIds: [],
+          },
+          configuration: undefined,
+          metadata: undefined,
+        });
+        assert.ok("artifacts" in result, `a task, not a message: ${JSON.stringify(result)}`);
+        return result as SdkTask;
+      };
+      const reportOf = (task: SdkTask) => {
+        assert.equal(task.status?.state, TaskState.TASK_STATE_COMPLETED);
+        const content = task.artifacts[0]?.parts[0]?.content;
+        assert.equal(content?.$case, "data");
+        return (content as { value: any }).value;
+      };
+
+      const pack = await preparePack(
+        buildPackObject({ id: "TP-9CB7-J5MK", version: 1, goal: "judge me" }, {
+          packedAt: "2026-12-02T16:46:10Z",
+          machine: "vm",
+        }),
+        [],
+      );
+      const good = await streamBytes(encodeBag(pack));
+      const goodReport = reportOf(
+        await send([{
+          content: { $case: "raw", value: good as never },
+          metadata: undefined,
+          filename: "good.taskpack",
+          mediaType: "application/vnd.taskpack+zip",
+        }]),
+      );
+      assert.equal(goodReport.ok, true);
+      assert.equal(goodReport.digest, (await judge(good)).digest);
+
+      const bad = await Deno.readFile(
+        new URL("../testdata/hostile/bagit/manifest-wrong-digest.taskpack", import.meta.url),
+      );
+      const badReport = reportOf(
+        await send([{
+          content: { $case: "raw", value: bad as never },
+          metadata: undefined,
+          filename: "bad.taskpack",
+          mediaType: "application/vnd.taskpack+zip",
+        }]),
+      );
+      assert.equal(badReport.ok, false);
+      assert.deepEqual(
+        badReport.checks.filter((c: { ok: boolean }) => !c.ok).map((c: { id: string }) => c.id),
+        ["C1", "C9"],
+      );
+      // A flat pack may travel as text.
+      const flat = await encodeFlat(pack);
+      assert.equal(
+        reportOf(
+          await send([{
+            content: { $case: "text", value: flat },
+            metadata: undefined,
+            filename: "good.taskpack.json",
+            mediaType: "application/vnd.taskpack+json",
+          }]),
+        ).ok,
+        true,
+      );
+      // No file part: the task is rejected, with a sentence saying what to send.
+      const none = await send([{
+        content: { $case: "text", value: "please judge" },
+        metadata: undefined,
+        filename: "",
+        mediaType: "text/plain",
+      }]);
+      assert.equal(none.status?.state, TaskState.TASK_STATE_REJECTED);
+      assert.ok(activated.length >= 4);
+      for (const header of activated) assert.match(header, /taskpack\.org\/a2a\/ext\/taskpack/);
+    } finally {
+      await server.shutdown();
+    }
+  },
 });

@@ -84,8 +84,13 @@ async function machine(
 /** An isError result whose message is one sentence (one line, no stack, no usage dump). */
 function assertOneSentenceError(result: any, pattern: RegExp): void {
   assert.equal(result.isError, true, JSON.stringify(result));
-  assert.equal(result.structuredContent, undefined);
   const text: string = result.content[0].text;
+  // A verb's failure carries the {ok, error, reason} the CLI prints with --json, for a model
+  // to branch on; the SDK's own argument checks carry text only.
+  if (result.structuredContent !== undefined) {
+    assert.equal(result.structuredContent.ok, false);
+    assert.equal(result.structuredContent.error, text);
+  }
   assert.match(text, pattern);
   assert.ok(!text.includes("\n"), `one line: ${text}`);
   assert.ok(!/\bat .*:\d+:\d+/.test(text), `no stack trace: ${text}`);
@@ -303,7 +308,7 @@ Deno.test("every hostile and reference file: a verdict from conformance, a clean
   const expected: Record<string, { file: string; judge: string[]; land: string }> = JSON.parse(
     await Deno.readTextFile(`${corpus}expected.json`),
   );
-  const files = [
+  const files: { path: string; conformant: boolean; lands: boolean; reason?: string }[] = [
     ...REFERENCE_FILES.map((name) => ({
       path: new URL(name, REFERENCE_DIR).pathname,
       conformant: true,
@@ -314,10 +319,11 @@ Deno.test("every hostile and reference file: a verdict from conformance, a clean
       path: `${corpus}${c.file}`,
       conformant: c.judge.length === 0,
       lands: c.land === "accept",
+      reason: c.land,
     })),
   ];
   try {
-    for (const { path, conformant, lands } of files) {
+    for (const { path, conformant, lands, reason } of files) {
       const judged = await A.raw("taskpack_conformance", { path });
       assert.ok(!judged.isError, `${path}: ${judged.content[0].text}`);
       assert.equal(judged.structuredContent.ok, conformant, path);
@@ -326,6 +332,9 @@ Deno.test("every hostile and reference file: a verdict from conformance, a clean
       const landed = await A.raw("taskpack_land", { path, dry_run: true });
       if (landed.isError) assertOneSentenceError(landed, /^(?!Output validation)/);
       assert.equal(!landed.isError, lands, `${path}: ${landed.content[0].text}`);
+      if (landed.isError && reason) {
+        assert.equal(landed.structuredContent.reason, reason, `${path}: the CLI's reason code`);
+      }
     }
     assert.equal((await A.call("taskpack_list")).count, 0, "dry runs write nothing");
     assert.deepEqual(A.errors, []);
@@ -443,7 +452,6 @@ Deno.test("stdout carries JSON-RPC and nothing else; the server exits when stdin
   await answered(3);
   await send(messages.slice(4));
   for (let id = 4; id <= 9; id++) await answered(id);
-  // Requests still in flight when stdin closes are dropped by design; all are answered now.
   await writer.close();
   const status = await child.status;
   await reading;
@@ -461,4 +469,104 @@ Deno.test("stdout carries JSON-RPC and nothing else; the server exits when stdin
   assert.ok(replies.find((m) => m.id === 9).result.isError);
   assert.equal(replies.find((m) => m.id === 6).result.structuredContent.ok, true);
   assert.match(err, /serving .*store as machine m over stdio/);
+});
+
+const OPENING = [
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "early-close", version: "1" },
+    },
+  },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+];
+
+/** Starts `taskpack mcp`, writes `messages`, then closes stdin or (after `signalAfter`) SIGTERMs. */
+async function oneShot(
+  store: string,
+  messages: unknown[],
+  signalAfter?: RegExp,
+): Promise<{ code: number; ids: unknown[]; stderr: string }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, "mcp", "--store", store, "--machine", "m"],
+    env: { NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    new TextEncoder().encode(messages.map((m) => JSON.stringify(m) + "\n").join("")),
+  );
+  let out = "";
+  if (signalAfter) {
+    // Keep stdin open; SIGTERM once the server has read the requests and started on them.
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    while (!signalAfter.test(out)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += value;
+    }
+    child.kill("SIGTERM");
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += value;
+    }
+    await writer.close().catch(() => {});
+  } else {
+    await writer.close();
+    out = await new Response(child.stdout).text();
+  }
+  const { code } = await child.status;
+  const ids = out.split("\n").filter(Boolean).map((line) => JSON.parse(line).id);
+  return { code, ids, stderr: await stderr };
+}
+
+Deno.test("a client that writes its requests and closes stdin gets every answer (50 runs)", async () => {
+  const cwd = await Deno.makeTempDir();
+  const messages = [...OPENING, {
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "taskpack_inspect", arguments: { path: REFERENCE } },
+  }];
+  const runs = Array.from({ length: 50 }, (_, i) => i);
+  const failures: string[] = [];
+  // A few at a time: the machine's cores are shared.
+  for (let i = 0; i < runs.length; i += 5) {
+    const batch = await Promise.all(
+      runs.slice(i, i + 5).map(() => oneShot(`${cwd}/store`, messages)),
+    );
+    for (const { code, ids, stderr } of batch) {
+      if (code !== 0 || JSON.stringify(ids) !== "[1,2]") {
+        failures.push(`exit ${code}, answered ${JSON.stringify(ids)}: ${stderr.slice(-200)}`);
+      }
+    }
+  }
+  assert.deepEqual(failures, []);
+  await Deno.remove(cwd, { recursive: true });
+});
+
+Deno.test("on SIGTERM the server answers the calls it has read, then exits 0", async () => {
+  const cwd = await Deno.makeTempDir();
+  const messages = [
+    ...OPENING,
+    ...[2, 3, 4].map((id) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "taskpack_conformance", arguments: { path: REFERENCE } },
+    })),
+  ];
+  // The initialize answer proves the server is reading; the calls are in flight behind it.
+  const { code, ids, stderr } = await oneShot(`${cwd}/store`, messages, /"id":1\b/);
+  assert.deepEqual([...ids].sort(), [1, 2, 3, 4], stderr);
+  assert.equal(code, 0, stderr);
+  await Deno.remove(cwd, { recursive: true });
 });

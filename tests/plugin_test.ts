@@ -434,11 +434,16 @@ Deno.test("the MCP server the plugin declares starts and serves every tool the s
   const { command, args } =
     (manifest.mcpServers as Record<string, { command: string; args: string[] }>)
       .taskpack!;
-  assert.equal(command, "deno");
+  // Only Node and npm need be installed: npx fetches the pinned Deno (the README's version).
+  assert.equal(command, "npx");
+  assert.deepEqual(args.slice(0, 2), ["--yes", `deno@${Deno.version.deno}`]);
+  const readme = await Deno.readTextFile(join(ROOT, "README.md"));
+  assert.ok(readme.includes(`npx --yes deno@${Deno.version.deno}`), "the README names it");
   const store = await Deno.makeTempDir();
+  // The deno that npx would fetch is this one: run the rest of the command with it.
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: args.map((arg) => arg.replace("${CLAUDE_PLUGIN_ROOT}", ROOT.replace(/\/$/, ""))),
+    args: args.slice(2).map((arg) => arg.replace("${CLAUDE_PLUGIN_ROOT}", ROOT.replace(/\/$/, ""))),
     cwd: store,
     env: { ...Deno.env.toObject(), TASKPACK_STORE: store, TASKPACK_MACHINE: "plugin-test" },
     stderr: "pipe",

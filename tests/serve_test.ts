@@ -613,3 +613,31 @@ Deno.test("`deno task serve` takes the bounds from TASKPACK_JUDGE_* variables", 
     maxWorkMs: 10_000,
   });
 });
+
+Deno.test("a form upload gets 400 saying to send the file itself as the body", async () => {
+  await withJudge({}, async (origin) => {
+    for (const path of ["/conformance", "/inspect"]) {
+      const form = new FormData();
+      form.append("file", new Blob([await reference("handoff.taskpack")]), "handoff.taskpack");
+      const { response, json } = await post(origin, path, form);
+      assert.equal(response.status, 400, path);
+      assert.match(json.error, /send the file itself as the body/);
+      assert.match(json.error, /--data-binary/);
+    }
+  });
+});
+
+Deno.test("`deno task serve` listens on 127.0.0.1 only, unless told otherwise", async () => {
+  const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  assert.match(config.tasks.serve, /^deno serve .*--host 127\.0\.0\.1 .*judge_server\.ts$/);
+});
+
+Deno.test("the card names the A2A JSON-RPC endpoint at the origin it is served from", async () => {
+  await withJudge({}, async (origin) => {
+    const card = await (await fetch(`${origin}/.well-known/agent-card.json`)).json();
+    assert.deepEqual(card.supportedInterfaces, [
+      { url: `${origin}/a2a`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+    ]);
+    assert.equal(AgentCard.fromJSON(card).supportedInterfaces[0]!.url, `${origin}/a2a`);
+  });
+});

@@ -13,6 +13,7 @@
  */
 import {
   blobSource,
+  checkLuggage,
   type DecodedPack,
   decodePack,
   encodeBag,
@@ -179,7 +180,10 @@ async function openFile(file: File): Promise<void> {
       );
       return;
     }
-    render(file, decoded, summarisePack(decoded, report), report);
+    // The luggage is checked as `land` checks it: a refused file is never offered to save.
+    const verdicts = await checkLuggage(decoded);
+    if (mine !== generation) return;
+    render(file, decoded, summarisePack(decoded, report, verdicts), report);
     setStatus(`Opened ${file.name}: ${verdictText(report)}.`);
   } catch (error) {
     if (mine !== generation) return;
@@ -273,6 +277,35 @@ function render(file: File, decoded: DecodedPack, summary: PackSummary, report: 
         "in it runs, and no link in it is followed.",
     ),
   );
+  const found = summary.instructions_found;
+  if (found.length > 0) {
+    view.append(
+      el(
+        "div",
+        { class: "banner warn", id: "instructions-found" },
+        el("h2", {}, `Instruction-like text: ${found.length}`),
+        el(
+          "p",
+          {},
+          "These passages read like orders to whoever opens the pack. They are the sender's " +
+            "data: do not follow them; ask the sender if they matter.",
+        ),
+        el(
+          "ul",
+          { id: "instructions" },
+          ...capped(found, (item) =>
+            el(
+              "li",
+              { "data-where": item.where, "data-kind": item.kind },
+              el("span", { class: "badge suggestion" }, item.kind),
+              el("span", { class: "mono" }, item.where),
+              ": ",
+              data(item.excerpt),
+            )),
+        ),
+      ),
+    );
+  }
   if (!report.ok) {
     view.append(
       el(
@@ -487,11 +520,14 @@ function render(file: File, decoded: DecodedPack, summary: PackSummary, report: 
   );
 
   const luggage = decoded.luggage;
+  const rows = summary.luggage;
+  const refused = rows.filter((row) => row.ok !== true);
   view.append(
     card(
       "luggage-card",
       "Luggage",
-      `${luggage.length} file${luggage.length === 1 ? "" : "s"}`,
+      `${luggage.length} file${luggage.length === 1 ? "" : "s"}` +
+        (refused.length ? ` · ${refused.length} refused` : ""),
       luggage.length === 0 ? el("p", { class: "empty" }, "No files attached.") : el(
         "table",
         { id: "luggage" },
@@ -510,7 +546,41 @@ function render(file: File, decoded: DecodedPack, summary: PackSummary, report: 
         el(
           "tbody",
           {},
-          ...capped(luggage, (file) => {
+          ...capped(luggage, (file, index) => {
+            const row = rows[index];
+            const name = el("td", { class: "mono data name" }, `data/files/${file.name}`);
+            const size = el("td", { class: "size" }, formatBytes(file.size));
+            const digest = el(
+              "td",
+              { class: "mono digest", title: text(file.declaredSha256) },
+              text(file.declaredSha256).slice(0, 12) + "…",
+            );
+            if (row?.ok !== true) {
+              // Landing refuses this file: say why, and offer nothing to save.
+              return el(
+                "tr",
+                { class: "luggage-file refused", "data-name": file.name },
+                name,
+                size,
+                digest,
+                el(
+                  "td",
+                  { class: "refusal" },
+                  el("b", {}, `Refused (${row?.reason ?? "unchecked"}): `),
+                  data(row?.detail ?? "not checked"),
+                  el(
+                    "div",
+                    { class: "mono sub" },
+                    `should be sha256:${file.declaredSha256 ?? "(none declared)"}`,
+                  ),
+                  el(
+                    "div",
+                    { class: "mono sub" },
+                    `is sha256:${row?.actual_sha256 ?? "(unreadable)"}`,
+                  ),
+                ),
+              );
+            }
             const button = el("button", { type: "button" }, "Download");
             const cell = el("td", {}, button);
             button.addEventListener("click", async () => {
@@ -530,14 +600,10 @@ function render(file: File, decoded: DecodedPack, summary: PackSummary, report: 
             });
             return el(
               "tr",
-              { class: "luggage-file" },
-              el("td", { class: "mono data" }, `data/files/${file.name}`),
-              el("td", {}, formatBytes(file.size)),
-              el(
-                "td",
-                { class: "mono", title: text(file.declaredSha256) },
-                text(file.declaredSha256).slice(0, 12) + "…",
-              ),
+              { class: "luggage-file", "data-name": file.name },
+              name,
+              size,
+              digest,
               cell,
             );
           }),
@@ -547,7 +613,7 @@ function render(file: File, decoded: DecodedPack, summary: PackSummary, report: 
   );
 
   view.append(reportCard(report));
-  view.append(convertCard(file, decoded.encoding, report));
+  view.append(convertCard(file, decoded.encoding, report, refused.map((row) => row.name)));
 }
 
 function reportCard(report: Report): HTMLElement {
@@ -607,7 +673,12 @@ function reportCard(report: Report): HTMLElement {
   );
 }
 
-function convertCard(file: File, encoding: string, report: Report): HTMLElement {
+function convertCard(
+  file: File,
+  encoding: string,
+  report: Report,
+  refused: readonly string[],
+): HTMLElement {
   const toFlat = encoding !== "flat";
   const target = toFlat ? ".taskpack.json" : ".taskpack";
   const base = file.name.replace(/(\.taskpack\.json|\.taskpack|\.tpx\.json|\.json)$/i, "") ||
@@ -663,6 +734,20 @@ function convertCard(file: File, encoding: string, report: Report): HTMLElement 
       button.disabled = false;
     }
   });
+  if (refused.length > 0) {
+    // Converting lands the pack first, and landing refuses it: say so before anyone tries.
+    button.disabled = true;
+    result.replaceChildren(
+      el(
+        "p",
+        { class: "sub" },
+        "Cannot convert: landing refuses ",
+        data(refused.slice(0, 5).join(", ")),
+        refused.length > 5 ? ` and ${refused.length - 5} more` : "",
+        " (see the luggage above).",
+      ),
+    );
+  }
   return card(
     "convert-card",
     "Convert",
