@@ -163,8 +163,8 @@ const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
 const S_IFLNK = 0o120000;
-const HOST_UNIX = 3;
-const HOST_DARWIN = 19;
+/** Set-user-ID and set-group-ID (S_ISUID | S_ISGID). */
+const S_ISUGID = 0o6000;
 
 /** How much the central directory and local headers are read in at a time. */
 const WINDOW = 1 << 20;
@@ -748,7 +748,6 @@ async function readCentralDirectory(
     if (h.u32(0) !== SIG_CENTRAL) {
       throw structure(where, "the central directory entry has a bad signature");
     }
-    const madeBy = h.u16(4);
     const flags = h.u16(8);
     const method = h.u16(10);
     const crc = h.u32(16);
@@ -836,26 +835,33 @@ async function readCentralDirectory(
     checkUnicodePath(extras.get(EXTRA_UNICODE_PATH), name, where);
 
     const isDirectory = name.endsWith("/");
-    const host = madeBy >>> 8;
-    if (host === HOST_UNIX || host === HOST_DARWIN) {
-      const type = (externalAttributes >>> 16) & S_IFMT;
-      if (type === S_IFLNK) {
-        throw new TaskPackReadError("zip-symlink", where, "the entry is a symbolic link");
-      }
-      if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) {
-        throw new TaskPackReadError(
-          "zip-symlink",
-          where,
-          "the entry is a special file (not a regular file or directory)",
-        );
-      }
-      if (type === S_IFDIR && !isDirectory) {
-        throw new TaskPackReadError(
-          "zip-symlink",
-          where,
-          "the entry is marked as a directory but named as a file",
-        );
-      }
+    // The Unix mode is read whatever host "version made by" names: readers differ on whether
+    // they trust these bits under other hosts, and a pack must land the same in all of them.
+    const mode = externalAttributes >>> 16;
+    const type = mode & S_IFMT;
+    if (type === S_IFLNK) {
+      throw new TaskPackReadError("zip-symlink", where, "the entry is a symbolic link");
+    }
+    if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) {
+      throw new TaskPackReadError(
+        "zip-symlink",
+        where,
+        "the entry is a special file (not a regular file or directory)",
+      );
+    }
+    if (type === S_IFDIR && !isDirectory) {
+      throw new TaskPackReadError(
+        "zip-symlink",
+        where,
+        "the entry is marked as a directory but named as a file",
+      );
+    }
+    if (mode & S_ISUGID) {
+      throw new TaskPackReadError(
+        "zip-symlink",
+        where,
+        "the entry's mode sets the setuid or setgid bit",
+      );
     }
     if (isDirectory && (size !== 0 || crc !== 0 || (method === 0 && compressedSize !== 0))) {
       throw structure(where, "the directory entry holds data");

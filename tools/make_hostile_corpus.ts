@@ -693,6 +693,33 @@ async function zipCases(base: PackObject): Promise<Spec[]> {
       () => forgeZip([...parts.map((p) => stored(p)), { name: "data/files/empty/" }]),
     ),
     bag(
+      "symlink-msdos-host",
+      refuse(
+        "zip-symlink",
+        ["C1"],
+        "symlink mode bits under an MS-DOS host, which readers that trust them link",
+      ),
+      () =>
+        forgeBag(
+          bagParts({ luggage: [...BASE_LUGGAGE, ["link", utf8("../../../../etc/passwd")]] }, base),
+          (e) =>
+            patch(e, "data/files/link", {
+              madeBy: 20,
+              externalAttributes: ((S_IFLNK | 0o777) << 16 | 0x20) >>> 0,
+            }),
+        ),
+    ),
+    bag(
+      "setuid",
+      refuse("zip-symlink", ["C1"], "a regular file whose mode sets the setuid bit"),
+      () =>
+        forgeBag(parts, (e) =>
+          patch(e, brief, {
+            madeBy: UNIX,
+            externalAttributes: ((S_IFREG | 0o4755) << 16) >>> 0,
+          })),
+    ),
+    bag(
       "data-descriptors",
       accept("control: data descriptors, as streaming writers add them"),
       async () =>
