@@ -783,6 +783,15 @@ async function readCentralDirectory(
       ? name
       : `${where} ${JSON.stringify(name)}`;
 
+    // Without bit 11 APPNOTE (appendix D) reads the name as code page 437, as unzip and
+    // Windows do: a non-ASCII name would land under another name there.
+    if ((flags & FLAG_UTF8) === 0 && !isAscii(nameBytes)) {
+      throw new TaskPackReadError(
+        "zip-name",
+        where,
+        "the name is not ASCII but the entry does not set the UTF-8 flag (bit 11), so other readers take it as code page 437",
+      );
+    }
     if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION | FLAG_MASKED_HEADERS)) {
       throw new TaskPackReadError("zip-encrypted", where, "the entry is encrypted");
     }
@@ -1072,6 +1081,11 @@ async function checkDescriptor(
     throw structure(where, "the data descriptor differs from the central directory");
   }
   return room;
+}
+
+function isAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
 }
 
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {

@@ -563,6 +563,27 @@ function pathCases(base: PackObject): Spec[] {
       "a surrogate encoded in UTF-8 (CESU-8)",
     ),
     bag(
+      "non-ascii-without-utf8-flag",
+      zipName("a non-ASCII name without the UTF-8 flag, which unzip and Windows read as CP437"),
+      () =>
+        forgeBag(
+          bagParts({ luggage: [...BASE_LUGGAGE, ["caf\u00e9.txt", utf8("a\n")]] }, base),
+          (e) => patch(e, "data/files/caf\u00e9.txt", { flags: 0 }),
+        ),
+    ),
+    bag(
+      "non-ascii-unicode-path-without-utf8-flag",
+      zipName("a non-ASCII name declared only by an agreeing Unicode path field, not bit 11"),
+      () => {
+        const name = "data/files/caf\u00e9.txt";
+        const extra = unicodePathExtra(utf8(name), name);
+        return forgeBag(
+          bagParts({ luggage: [...BASE_LUGGAGE, ["caf\u00e9.txt", utf8("a\n")]] }, base),
+          (e) => patch(e, name, { flags: 0, extra, localExtra: extra }),
+        );
+      },
+    ),
+    bag(
       "unicode-path-extra",
       zipName("an Info-ZIP Unicode path field that names another file"),
       () =>
