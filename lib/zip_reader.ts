@@ -1004,6 +1004,17 @@ async function checkLocalRecords(
       if (compressedSize === U32_MAX) compressedSize = z.u64(8);
     }
     const hasDescriptor = (flags & FLAG_DESCRIPTOR) !== 0;
+    // A stored body has no end of its own: a streaming reader that is not told its size in
+    // the local header looks for a descriptor inside it, where the body may have hidden one.
+    if (
+      hasDescriptor && entry.method === 0 &&
+      (compressedSize !== entry.compressedSize || size !== entry.size)
+    ) {
+      throw structure(
+        where,
+        "the stored entry has a data descriptor but its local header does not give its sizes, so a streaming reader cannot tell where its data ends",
+      );
+    }
     const agrees = (local: number, central: number) =>
       local === central || (hasDescriptor && local === 0);
     if (

@@ -860,18 +860,24 @@ Deno.test("openZip() accepts what the forge writes by default", async () => {
       name: "d",
       data: HELLO,
       flags: 0x0808,
+      localSize: 13,
+      localCompressedSize: 13,
       after: descriptor(crc(HELLO), 13, 13, { signature: false }),
     },
     {
       name: "e",
       data: HELLO,
       flags: 0x0808,
+      localSize: 13,
+      localCompressedSize: 13,
       after: descriptor(crc(HELLO), 13, 13, { zip64: true }),
     },
     {
       name: "f",
       data: HELLO,
       flags: 0x0808,
+      localSize: 13,
+      localCompressedSize: 13,
       after: descriptor(crc(HELLO), 13, 13, { zip64: true, signature: false }),
     },
     { name: "g/", madeBy: 0x031e, externalAttributes: (0o040755 << 16) >>> 0 },
@@ -1081,12 +1087,19 @@ Deno.test("openZip() refuses broken or ambiguous structure", async (t) => {
     ["count fields disagree", () => forgeZip([a, b], { diskCount: 1 }), /counts/],
     [
       "data descriptor differs",
-      () => forgeZip([{ ...a, flags: 0x0808, after: descriptor(crc(HELLO) ^ 1, 13, 13) }]),
+      () =>
+        forgeZip([{
+          ...a,
+          localSize: 13,
+          localCompressedSize: 13,
+          flags: 0x0808,
+          after: descriptor(crc(HELLO) ^ 1, 13, 13),
+        }]),
       /data descriptor differs/,
     ],
     [
       "data descriptor missing",
-      () => forgeZip([{ ...a, flags: 0x0808 }]),
+      () => forgeZip([{ ...a, localSize: 13, localCompressedSize: 13, flags: 0x0808 }]),
       /no room for its data descriptor/,
     ],
     [
@@ -1094,10 +1107,17 @@ Deno.test("openZip() refuses broken or ambiguous structure", async (t) => {
       () =>
         forgeZip([{
           ...a,
+          localSize: 13,
+          localCompressedSize: 13,
           flags: 0x0808,
           after: new Uint8Array([...descriptor(crc(HELLO), 13, 13), 0, 0, 0, 0, 0]),
         }]),
       /fits no data descriptor/,
+    ],
+    [
+      "stored entry with a descriptor and no sizes in its local header",
+      () => forgeZip([{ ...a, flags: 0x0808, after: descriptor(crc(HELLO), 13, 13) }]),
+      /local header does not give its sizes/,
     ],
     [
       "directory entry with data",

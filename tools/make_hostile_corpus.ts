@@ -756,6 +756,50 @@ async function zipCases(base: PackObject): Promise<Spec[]> {
         ),
     ),
     bag(
+      "stored-descriptor-sized",
+      accept("control: stored entries with data descriptors whose local headers give the sizes"),
+      () =>
+        forgeBag(parts, (e) =>
+          e.map((entry) => {
+            const size = entry.data!.length;
+            return {
+              ...entry,
+              flags: 0x0808,
+              localCrc32: 0,
+              localSize: size,
+              localCompressedSize: size,
+              after: descriptor(crc(entry.data!), size, size),
+            };
+          })),
+    ),
+    bag(
+      "stored-descriptor-hides-record",
+      structure(
+        "a stored entry with a descriptor and no local sizes, whose body hides a descriptor and a local record",
+      ),
+      () => {
+        // What a streaming reader sees: cover.txt ends at the first descriptor, and then
+        // comes evil.txt; what the central directory sees: one body, cover.txt's.
+        const shown = utf8("cover\n");
+        const evil = { name: LUGGAGE_PREFIX + "evil.txt", data: utf8("evil\n") };
+        const record = forgeZip([evil]).subarray(0, 30 + evil.name.length + evil.data.length);
+        const body = concat(
+          shown,
+          descriptor(crc(shown), shown.length, shown.length),
+          record,
+        );
+        const name = LUGGAGE_PREFIX + "cover.txt";
+        return forgeBag(
+          bagParts({ luggage: [...BASE_LUGGAGE, ["cover.txt", body]] }, base),
+          (e) =>
+            patch(e, name, {
+              flags: 0x0808,
+              after: descriptor(crc(body), body.length, body.length),
+            }),
+        );
+      },
+    ),
+    bag(
       "zip64-exact",
       accept("control: ZIP64 end records and zip64 sizes, parsed exactly"),
       () =>
