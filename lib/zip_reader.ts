@@ -108,6 +108,49 @@ export interface ZipArchive {
    * before reading anything.
    */
   read(entry: ZipEntry, maxBytes: number): Promise<Uint8Array>;
+  /** The archive comment, as raw bytes (empty when there is none). */
+  readonly comment: Uint8Array;
+  /**
+   * What an entry carries besides its name and body, as raw bytes: its comment and every
+   * record of its central and local extra fields (known or not). The reader gives them
+   * unread, for whoever must judge them (a scan for secrets, say).
+   *
+   * @example Usage
+   * ```ts
+   * import { openZip } from "./zip_reader.ts";
+   * import { writeZip, zipToBytes } from "./zip_writer.ts";
+   * import { bytesSource } from "./source.ts";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const zip = await zipToBytes(
+   *   writeZip([{ name: "a.txt", bytes: new Uint8Array(0) }], {
+   *     modified: new Date(Date.UTC(2026, 0, 1)),
+   *   }),
+   * );
+   * const archive = await openZip(bytesSource(zip));
+   * assertEquals(archive.comment.length, 0);
+   * assertEquals(archive.metadata(archive.entries[0]!).comment.length, 0);
+   * ```
+   */
+  metadata(entry: ZipEntry): ZipEntryMetadata;
+}
+
+/** The bytes an entry carries besides its name and body (see {@linkcode ZipArchive.metadata}). */
+export interface ZipEntryMetadata {
+  /** The file comment of its central header (empty when there is none). */
+  readonly comment: Uint8Array;
+  /** Every extra field record, central ones first, in the order they are written. */
+  readonly extraFields: readonly ZipExtraField[];
+}
+
+/** One record of an extra field. */
+export interface ZipExtraField {
+  /** The header ID, such as 0x0001 (zip64) or 0x5455 (extended timestamp). */
+  readonly id: number;
+  /** True when it is in the local header, false when in the central directory. */
+  readonly local: boolean;
+  /** The record's data, without its ID and length. */
+  readonly bytes: Uint8Array;
 }
 
 /** Options for {@linkcode openZip}. */
@@ -223,14 +266,25 @@ export async function openZip(
   const limits = resolveLimits(options.limits);
   const digests = options.digests ?? portableDigests;
   let records: EntryRecord[];
+  let comment: Uint8Array;
   try {
-    records = await readStructure(source, limits);
+    ({ records, comment } = await readStructure(source, limits));
   } catch (error) {
     throw asReadError(error);
   }
   const entries = Object.freeze(records.map((record) => record.entry));
   return {
     entries,
+    comment,
+    metadata(entry: ZipEntry): ZipEntryMetadata {
+      const record = recordOf(records, entry);
+      const fields = (raw: Uint8Array, local: boolean) =>
+        [...parseExtra(raw, record.where)].map(([id, bytes]) => ({ id, local, bytes }));
+      return {
+        comment: record.comment,
+        extraFields: [...fields(record.extra, false), ...fields(record.localExtra, true)],
+      };
+    },
     open(entry: ZipEntry): ReadableStream<Uint8Array> {
       return openBody(source, recordOf(records, entry), digests, options.inflater);
     },
@@ -513,6 +567,8 @@ interface EndRecords {
   cdSize: number;
   /** Where the central directory must end: the ZIP64 end record, or the end record. */
   cdEnd: number;
+  /** The archive comment. */
+  comment: Uint8Array;
 }
 
 async function readEnd(source: ByteSource): Promise<EndRecords> {
@@ -547,6 +603,7 @@ async function readEnd(source: ByteSource): Promise<EndRecords> {
   }
   const p = candidates[0]!;
   const eocdOffset = tailStart + p;
+  const comment = p + EOCD < tailLength ? tail.slice(p + EOCD) : EMPTY;
   const disk = fields.u16(p + 4);
   const cdDisk = fields.u16(p + 6);
   const diskCount = fields.u16(p + 8);
@@ -564,7 +621,13 @@ async function readEnd(source: ByteSource): Promise<EndRecords> {
     if (diskCount !== count16) {
       throw structure("end of central directory", "the entry counts of the end record disagree");
     }
-    return { count: count16, cdOffset: cdOffset32, cdSize: cdSize32, cdEnd: eocdOffset };
+    return {
+      count: count16,
+      cdOffset: cdOffset32,
+      cdSize: cdSize32,
+      cdEnd: eocdOffset,
+      comment,
+    };
   }
 
   const locatorDisk = fields.u32(locatorAt + 4);
@@ -618,7 +681,13 @@ async function readEnd(source: ByteSource): Promise<EndRecords> {
   ) {
     throw structure("end of central directory", "the end record and the zip64 end record disagree");
   }
-  return { count: count64, cdOffset: cdOffset64, cdSize: cdSize64, cdEnd: recordOffset };
+  return {
+    count: count64,
+    cdOffset: cdOffset64,
+    cdSize: cdSize64,
+    cdEnd: recordOffset,
+    comment,
+  };
 }
 
 /**
@@ -651,6 +720,7 @@ export async function zipEntryCount(source: ByteSource): Promise<number | null> 
 }
 
 const NO_EXTRA: ReadonlyMap<number, Uint8Array> = new Map();
+const EMPTY = new Uint8Array(0);
 
 /** Extra field records of one header, parsed strictly (they must fill the field exactly). */
 function parseExtra(extra: Uint8Array, where: string): ReadonlyMap<number, Uint8Array> {
@@ -699,7 +769,10 @@ function checkUnicodePath(record: Uint8Array | undefined, name: string, where: s
   }
 }
 
-async function readStructure(source: ByteSource, limits: ZipLimits): Promise<EntryRecord[]> {
+async function readStructure(
+  source: ByteSource,
+  limits: ZipLimits,
+): Promise<{ records: EntryRecord[]; comment: Uint8Array }> {
   const end = await readEnd(source);
   const { count, cdOffset, cdSize, cdEnd } = end;
   if (count > limits.maxEntries) {
@@ -726,7 +799,7 @@ async function readStructure(source: ByteSource, limits: ZipLimits): Promise<Ent
     throw new TaskPackReadError("zip-duplicate-name", name, clash.problem);
   }
   await checkLocalRecords(source, records, cdOffset);
-  return records;
+  return { records, comment: end.comment };
 }
 
 async function readCentralDirectory(
@@ -923,7 +996,18 @@ async function readCentralDirectory(
       crc32: crc,
       index,
     });
-    records.push({ entry, nameBytes, flags, localOffset, dataOffset: -1, where });
+    records.push({
+      entry,
+      nameBytes,
+      flags,
+      localOffset,
+      dataOffset: -1,
+      where,
+      // Copies (the window is reused), and none at all in the usual case of no bytes.
+      comment: commentLength > 0 ? variable.slice(nameLength + extraLength) : EMPTY,
+      extra: extraLength > 0 ? extra.slice() : EMPTY,
+      localExtra: EMPTY,
+    });
   }
   if (offset !== cdEnd) {
     throw structure(
@@ -993,6 +1077,7 @@ async function checkLocalRecords(
     }
     const extras = parseExtra(variable.subarray(nameLength), where);
     checkUnicodePath(extras.get(EXTRA_UNICODE_PATH), entry.name, where);
+    if (extraLength > 0) record.localExtra = variable.slice(nameLength);
     if (size === U32_MAX || compressedSize === U32_MAX) {
       // APPNOTE 4.5.3: a local zip64 record holds both sizes.
       const zip64 = extras.get(EXTRA_ZIP64);

@@ -896,6 +896,34 @@ Deno.test("openZip() accepts what the forge writes by default", async () => {
   }
 });
 
+Deno.test("openZip() gives the archive comment, entry comments and extra fields as raw bytes", async () => {
+  const archive = await openZip(bytesSource(forgeZip([
+    {
+      ...plain("a"),
+      comment: utf8("note"),
+      extra: extraRecord(0xcafe, utf8("central")),
+      localExtra: new Uint8Array([
+        ...extraRecord(0xbeef, utf8("local")),
+        ...extraRecord(0x5455, new Uint8Array([1, 0, 0, 0, 0])),
+      ]),
+    },
+    plain("b"),
+  ], { comment: utf8("archive comment") })));
+  assert.deepEqual(archive.comment, utf8("archive comment"));
+  assert.deepEqual(archive.metadata(archive.entries[0]!), {
+    comment: utf8("note"),
+    extraFields: [
+      { id: 0xcafe, local: false, bytes: utf8("central") },
+      { id: 0xbeef, local: true, bytes: utf8("local") },
+      { id: 0x5455, local: true, bytes: new Uint8Array([1, 0, 0, 0, 0]) },
+    ],
+  });
+  assert.deepEqual(archive.metadata(archive.entries[1]!), {
+    comment: new Uint8Array(0),
+    extraFields: [],
+  });
+});
+
 Deno.test("openZip() refuses bad entry bodies when they are read", async (t) => {
   const zeros = new Uint8Array(200 * MiB);
   const bomb = await deflate(zeros);
