@@ -51,6 +51,12 @@ export interface EntryRecord {
   dataOffset: number;
   /** How errors name the entry. */
   where: string;
+  /** The central file comment, raw (a shared empty array when there is none). */
+  comment: Uint8Array;
+  /** The central extra field, raw. */
+  extra: Uint8Array;
+  /** The local extra field, raw; set once the local header has been read. */
+  localExtra: Uint8Array;
 }
 
 /** Reads exactly `target.length` bytes at `offset` into `target`, or fails. */

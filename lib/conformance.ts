@@ -7,7 +7,8 @@
  * still gets a report whose failing checks say why.
  *
  * C7 and C8 use the very detectors the writer refuses with (`patterns.ts` through
- * `refuse.ts`), in the pack object and in the whole of every luggage file.
+ * `refuse.ts`), in the pack object and in the whole of every luggage file; C7 also scans the
+ * bytes a bag's ZIP carries besides them (its comments and extra fields).
  *
  * @module
  */
@@ -120,6 +121,7 @@ export async function judge(
       fail(deviation.check, `${deviation.where}: ${deviation.detail}`);
     }
     if (decoded.bom) fail("C9", "a byte order mark does not survive the round trip");
+    for (const where of decoded.zipCredentials) fail("C7", `${where}: looks like a credential`);
     const audits = await auditLuggage(decoded, {
       digests,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),

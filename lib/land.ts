@@ -170,6 +170,15 @@ export async function land(
   const names = decoded.luggage.map((file) => file.name);
   const [named] = luggageNameProblems(names);
   if (named) throw new RefusalError(named.rule, named.where, named.detail, "land");
+  const [carried] = decoded.zipCredentials;
+  if (carried !== undefined) {
+    throw new RefusalError(
+      "credential",
+      carried,
+      "the ZIP looks like it carries a credential",
+      "land",
+    );
+  }
   // The host's answer comes before any luggage is read, so nothing is staged for a refusal.
   const plan = planHostNames(names, options.host ?? POSIX_HOST, options.renameUnportable === true);
   if (plan.problem) {

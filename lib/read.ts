@@ -25,8 +25,20 @@ import { type ReadErrorCode, TaskPackReadError } from "./errors.ts";
 import { type CheckId, FLAT_VERSION, PACK_SPEC } from "./model.ts";
 import { luggageNameProblem, luggageSetProblem } from "./names.ts";
 import { type ByteSource, bytesSource, chunkedStream, type Luggage } from "./source.ts";
-import { DEFAULT_ZIP_LIMITS, openZip, type ZipEntry, type ZipLimits } from "./zip_reader.ts";
-import { isInstructionKey, type ScannerFactory, type ScanResult, TextScanner } from "./patterns.ts";
+import {
+  DEFAULT_ZIP_LIMITS,
+  openZip,
+  type ZipArchive,
+  type ZipEntry,
+  type ZipLimits,
+} from "./zip_reader.ts";
+import {
+  findCredential,
+  isInstructionKey,
+  type ScannerFactory,
+  type ScanResult,
+  TextScanner,
+} from "./patterns.ts";
 import { type Progress, progressCounter } from "./_progress.ts";
 import { luggageChunks } from "./_chunks.ts";
 import type { Inflater } from "./deflate.ts";
@@ -110,6 +122,12 @@ export interface DecodedPack {
   readonly deviations: readonly Deviation[];
   /** Whether a byte order mark was skipped (it cannot survive a round trip, C9). */
   readonly bom: boolean;
+  /**
+   * Bag: where the bytes the ZIP carries besides the pack and its luggage (the archive
+   * comment, entry comments, extra fields) look like a credential (C7), such as
+   * `the comment of data/files/x`; never the secret itself. Empty for a flat file.
+   */
+  readonly zipCredentials: readonly string[];
 }
 
 /**
@@ -377,7 +395,45 @@ async function decodeBag(
     read: () => zip.read(entry, entry.size),
   }));
   const bom = passportBytes !== rawPassport;
-  return { encoding: "bag", object, passportBytes, text: null, tagFiles, luggage, deviations, bom };
+  return {
+    encoding: "bag",
+    object,
+    passportBytes,
+    text: null,
+    tagFiles,
+    luggage,
+    deviations,
+    bom,
+    zipCredentials: zipCredentials(zip),
+  };
+}
+
+// Lossy on purpose: a token is ASCII, whatever binary bytes an extra field holds around it.
+const lossy = new TextDecoder();
+
+/**
+ * Where the archive comment, an entry comment or an extra field record (central or local,
+ * known or not) looks like a credential: these bytes travel with the pack as much as its
+ * luggage does.
+ */
+function zipCredentials(zip: ZipArchive): string[] {
+  const found: string[] = [];
+  const scan = (bytes: Uint8Array, where: string) => {
+    if (bytes.length > 0 && findCredential(lossy.decode(bytes)) !== null) found.push(where);
+  };
+  scan(zip.comment, "the archive comment");
+  for (const entry of zip.entries) {
+    const { comment, extraFields } = zip.metadata(entry);
+    if (comment.length === 0 && extraFields.length === 0) continue;
+    // A name that is itself a secret is not repeated (C7 reports it by position).
+    const name = findCredential(entry.name) === null ? entry.name : `entry #${entry.index}`;
+    scan(comment, `the comment of ${name}`);
+    for (const field of extraFields) {
+      const id = field.id.toString(16).toUpperCase().padStart(4, "0");
+      scan(field.bytes, `${field.local ? "local " : ""}extra field 0x${id} of ${name}`);
+    }
+  }
+  return found;
 }
 
 async function decodeJson(
@@ -479,7 +535,17 @@ async function decodeJson(
 
   const luggage = decodeAttachments(raw.attachments, digests, deviations);
   const bom = bytes !== fileBytes;
-  return { encoding, object, passportBytes: null, text, tagFiles: null, luggage, deviations, bom };
+  return {
+    encoding,
+    object,
+    passportBytes: null,
+    text,
+    tagFiles: null,
+    luggage,
+    deviations,
+    bom,
+    zipCredentials: [],
+  };
 }
 
 function decodeAttachments(

@@ -108,6 +108,49 @@ export interface ZipArchive {
    * before reading anything.
    */
   read(entry: ZipEntry, maxBytes: number): Promise<Uint8Array>;
+  /** The archive comment, as raw bytes (empty when there is none). */
+  readonly comment: Uint8Array;
+  /**
+   * What an entry carries besides its name and body, as raw bytes: its comment and every
+   * record of its central and local extra fields (known or not). The reader gives them
+   * unread, for whoever must judge them (a scan for secrets, say).
+   *
+   * @example Usage
+   * ```ts
+   * import { openZip } from "./zip_reader.ts";
+   * import { writeZip, zipToBytes } from "./zip_writer.ts";
+   * import { bytesSource } from "./source.ts";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const zip = await zipToBytes(
+   *   writeZip([{ name: "a.txt", bytes: new Uint8Array(0) }], {
+   *     modified: new Date(Date.UTC(2026, 0, 1)),
+   *   }),
+   * );
+   * const archive = await openZip(bytesSource(zip));
+   * assertEquals(archive.comment.length, 0);
+   * assertEquals(archive.metadata(archive.entries[0]!).comment.length, 0);
+   * ```
+   */
+  metadata(entry: ZipEntry): ZipEntryMetadata;
+}
+
+/** The bytes an entry carries besides its name and body (see {@linkcode ZipArchive.metadata}). */
+export interface ZipEntryMetadata {
+  /** The file comment of its central header (empty when there is none). */
+  readonly comment: Uint8Array;
+  /** Every extra field record, central ones first, in the order they are written. */
+  readonly extraFields: readonly ZipExtraField[];
+}
+
+/** One record of an extra field. */
+export interface ZipExtraField {
+  /** The header ID, such as 0x0001 (zip64) or 0x5455 (extended timestamp). */
+  readonly id: number;
+  /** True when it is in the local header, false when in the central directory. */
+  readonly local: boolean;
+  /** The record's data, without its ID and length. */
+  readonly bytes: Uint8Array;
 }
 
 /** Options for {@linkcode openZip}. */
@@ -163,8 +206,8 @@ const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
 const S_IFLNK = 0o120000;
-const S_ISUID = 0o4000;
-const S_ISGID = 0o2000;
+/** Set-user-ID and set-group-ID (S_ISUID | S_ISGID). */
+const S_ISUGID = 0o6000;
 
 /** How much the central directory and local headers are read in at a time. */
 const WINDOW = 1 << 20;
@@ -223,14 +266,25 @@ export async function openZip(
   const limits = resolveLimits(options.limits);
   const digests = options.digests ?? portableDigests;
   let records: EntryRecord[];
+  let comment: Uint8Array;
   try {
-    records = await readStructure(source, limits);
+    ({ records, comment } = await readStructure(source, limits));
   } catch (error) {
     throw asReadError(error);
   }
   const entries = Object.freeze(records.map((record) => record.entry));
   return {
     entries,
+    comment,
+    metadata(entry: ZipEntry): ZipEntryMetadata {
+      const record = recordOf(records, entry);
+      const fields = (raw: Uint8Array, local: boolean) =>
+        [...parseExtra(raw, record.where)].map(([id, bytes]) => ({ id, local, bytes }));
+      return {
+        comment: record.comment,
+        extraFields: [...fields(record.extra, false), ...fields(record.localExtra, true)],
+      };
+    },
     open(entry: ZipEntry): ReadableStream<Uint8Array> {
       return openBody(source, recordOf(records, entry), digests, options.inflater);
     },
@@ -513,6 +567,8 @@ interface EndRecords {
   cdSize: number;
   /** Where the central directory must end: the ZIP64 end record, or the end record. */
   cdEnd: number;
+  /** The archive comment. */
+  comment: Uint8Array;
 }
 
 async function readEnd(source: ByteSource): Promise<EndRecords> {
@@ -547,6 +603,7 @@ async function readEnd(source: ByteSource): Promise<EndRecords> {
   }
   const p = candidates[0]!;
   const eocdOffset = tailStart + p;
+  const comment = p + EOCD < tailLength ? tail.slice(p + EOCD) : EMPTY;
   const disk = fields.u16(p + 4);
   const cdDisk = fields.u16(p + 6);
   const diskCount = fields.u16(p + 8);
@@ -564,7 +621,13 @@ async function readEnd(source: ByteSource): Promise<EndRecords> {
     if (diskCount !== count16) {
       throw structure("end of central directory", "the entry counts of the end record disagree");
     }
-    return { count: count16, cdOffset: cdOffset32, cdSize: cdSize32, cdEnd: eocdOffset };
+    return {
+      count: count16,
+      cdOffset: cdOffset32,
+      cdSize: cdSize32,
+      cdEnd: eocdOffset,
+      comment,
+    };
   }
 
   const locatorDisk = fields.u32(locatorAt + 4);
@@ -618,7 +681,13 @@ async function readEnd(source: ByteSource): Promise<EndRecords> {
   ) {
     throw structure("end of central directory", "the end record and the zip64 end record disagree");
   }
-  return { count: count64, cdOffset: cdOffset64, cdSize: cdSize64, cdEnd: recordOffset };
+  return {
+    count: count64,
+    cdOffset: cdOffset64,
+    cdSize: cdSize64,
+    cdEnd: recordOffset,
+    comment,
+  };
 }
 
 /**
@@ -651,6 +720,7 @@ export async function zipEntryCount(source: ByteSource): Promise<number | null> 
 }
 
 const NO_EXTRA: ReadonlyMap<number, Uint8Array> = new Map();
+const EMPTY = new Uint8Array(0);
 
 /** Extra field records of one header, parsed strictly (they must fill the field exactly). */
 function parseExtra(extra: Uint8Array, where: string): ReadonlyMap<number, Uint8Array> {
@@ -699,7 +769,10 @@ function checkUnicodePath(record: Uint8Array | undefined, name: string, where: s
   }
 }
 
-async function readStructure(source: ByteSource, limits: ZipLimits): Promise<EntryRecord[]> {
+async function readStructure(
+  source: ByteSource,
+  limits: ZipLimits,
+): Promise<{ records: EntryRecord[]; comment: Uint8Array }> {
   const end = await readEnd(source);
   const { count, cdOffset, cdSize, cdEnd } = end;
   if (count > limits.maxEntries) {
@@ -726,7 +799,7 @@ async function readStructure(source: ByteSource, limits: ZipLimits): Promise<Ent
     throw new TaskPackReadError("zip-duplicate-name", name, clash.problem);
   }
   await checkLocalRecords(source, records, cdOffset);
-  return records;
+  return { records, comment: end.comment };
 }
 
 async function readCentralDirectory(
@@ -783,6 +856,15 @@ async function readCentralDirectory(
       ? name
       : `${where} ${JSON.stringify(name)}`;
 
+    // Without bit 11 APPNOTE (appendix D) reads the name as code page 437, as unzip and
+    // Windows do: a non-ASCII name would land under another name there.
+    if ((flags & FLAG_UTF8) === 0 && !isAscii(nameBytes)) {
+      throw new TaskPackReadError(
+        "zip-name",
+        where,
+        "the name is not ASCII but the entry does not set the UTF-8 flag (bit 11), so other readers take it as code page 437",
+      );
+    }
     if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION | FLAG_MASKED_HEADERS)) {
       throw new TaskPackReadError("zip-encrypted", where, "the entry is encrypted");
     }
@@ -835,31 +917,33 @@ async function readCentralDirectory(
     checkUnicodePath(extras.get(EXTRA_UNICODE_PATH), name, where);
 
     const isDirectory = name.endsWith("/");
-    // Unix mode bits are read whatever host the entry claims: some extractors honour them for
-    // every host, so an "MS-DOS" entry with symlink bits is a symlink to them.
+    // The Unix mode is read whatever host "version made by" names: readers differ on whether
+    // they trust these bits under other hosts, and a pack must land the same in all of them.
     const mode = externalAttributes >>> 16;
-    if (mode & (S_ISUID | S_ISGID)) {
-      throw new TaskPackReadError("zip-symlink", where, "the entry is marked setuid or setgid");
+    const type = mode & S_IFMT;
+    if (type === S_IFLNK) {
+      throw new TaskPackReadError("zip-symlink", where, "the entry is a symbolic link");
     }
-    {
-      const type = mode & S_IFMT;
-      if (type === S_IFLNK) {
-        throw new TaskPackReadError("zip-symlink", where, "the entry is a symbolic link");
-      }
-      if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) {
-        throw new TaskPackReadError(
-          "zip-symlink",
-          where,
-          "the entry is a special file (not a regular file or directory)",
-        );
-      }
-      if (type === S_IFDIR && !isDirectory) {
-        throw new TaskPackReadError(
-          "zip-symlink",
-          where,
-          "the entry is marked as a directory but named as a file",
-        );
-      }
+    if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) {
+      throw new TaskPackReadError(
+        "zip-symlink",
+        where,
+        "the entry is a special file (not a regular file or directory)",
+      );
+    }
+    if (type === S_IFDIR && !isDirectory) {
+      throw new TaskPackReadError(
+        "zip-symlink",
+        where,
+        "the entry is marked as a directory but named as a file",
+      );
+    }
+    if (mode & S_ISUGID) {
+      throw new TaskPackReadError(
+        "zip-symlink",
+        where,
+        "the entry's mode sets the setuid or setgid bit",
+      );
     }
     if (isDirectory && (size !== 0 || crc !== 0 || (method === 0 && compressedSize !== 0))) {
       throw structure(where, "the directory entry holds data");
@@ -912,7 +996,18 @@ async function readCentralDirectory(
       crc32: crc,
       index,
     });
-    records.push({ entry, nameBytes, flags, localOffset, dataOffset: -1, where });
+    records.push({
+      entry,
+      nameBytes,
+      flags,
+      localOffset,
+      dataOffset: -1,
+      where,
+      // Copies (the window is reused), and none at all in the usual case of no bytes.
+      comment: commentLength > 0 ? variable.slice(nameLength + extraLength) : EMPTY,
+      extra: extraLength > 0 ? extra.slice() : EMPTY,
+      localExtra: EMPTY,
+    });
   }
   if (offset !== cdEnd) {
     throw structure(
@@ -982,6 +1077,7 @@ async function checkLocalRecords(
     }
     const extras = parseExtra(variable.subarray(nameLength), where);
     checkUnicodePath(extras.get(EXTRA_UNICODE_PATH), entry.name, where);
+    if (extraLength > 0) record.localExtra = variable.slice(nameLength);
     if (size === U32_MAX || compressedSize === U32_MAX) {
       // APPNOTE 4.5.3: a local zip64 record holds both sizes.
       const zip64 = extras.get(EXTRA_ZIP64);
@@ -993,6 +1089,17 @@ async function checkLocalRecords(
       if (compressedSize === U32_MAX) compressedSize = z.u64(8);
     }
     const hasDescriptor = (flags & FLAG_DESCRIPTOR) !== 0;
+    // A stored body has no end of its own: a streaming reader that is not told its size in
+    // the local header looks for a descriptor inside it, where the body may have hidden one.
+    if (
+      hasDescriptor && entry.method === 0 &&
+      (compressedSize !== entry.compressedSize || size !== entry.size)
+    ) {
+      throw structure(
+        where,
+        "the stored entry has a data descriptor but its local header does not give its sizes, so a streaming reader cannot tell where its data ends",
+      );
+    }
     const agrees = (local: number, central: number) =>
       local === central || (hasDescriptor && local === 0);
     if (
@@ -1070,6 +1177,11 @@ async function checkDescriptor(
     throw structure(where, "the data descriptor differs from the central directory");
   }
   return room;
+}
+
+function isAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
 }
 
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {

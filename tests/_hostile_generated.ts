@@ -22,7 +22,7 @@ import {
   patch,
   seeded,
 } from "../tools/make_hostile_corpus.ts";
-import { forgeZip } from "./_zip_forge.ts";
+import { extraRecord, forgeZip } from "./_zip_forge.ts";
 import type { PackObject } from "../lib/model.ts";
 
 /** A case made at test time. */
@@ -244,6 +244,39 @@ export async function generatedCases(): Promise<GeneratedCase[]> {
       "content/credential-luggage-binary",
       credential("a token inside a binary attachment (base64 in the flat form)"),
       utf8(flat(base, [...BASE_LUGGAGE, ["blob.bin", binary]])),
+    );
+  }
+  // The bytes a ZIP carries besides the pack and its luggage travel too (C7).
+  {
+    const parts = bagParts({}, base);
+    const brief = "data/files/brief.txt";
+    bag(
+      "content/credential-zip-archive-comment",
+      credential("a token in the archive comment"),
+      forgeBag(parts, undefined, { comment: utf8(`publish with ${github}`) }),
+    );
+    bag(
+      "content/credential-zip-entry-comment",
+      credential("a token in an entry's comment"),
+      forgeBag(parts, (e) => patch(e, brief, { comment: utf8(`token ${aws}`) })),
+    );
+    bag(
+      "content/credential-zip-extra-field",
+      credential("a token in an unknown central extra field record (0xCAFE)"),
+      forgeBag(parts, (e) => patch(e, brief, { extra: extraRecord(0xcafe, utf8(github)) })),
+    );
+    bag(
+      "content/credential-zip-local-extra-field",
+      credential("a private key in an unknown local extra field record, binary around it"),
+      forgeBag(parts, (e) =>
+        patch(e, brief, {
+          localExtra: extraRecord(0xcafe, new Uint8Array([0, 0xff, ...utf8(key), 0xfe, 0])),
+        })),
+    );
+    bag(
+      "content/credential-zip-comment-zero-width",
+      credential("a token split by zero-width characters in an entry's comment"),
+      forgeBag(parts, (e) => patch(e, brief, { comment: utf8(zeroWidth) })),
     );
   }
   json(

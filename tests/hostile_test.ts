@@ -510,6 +510,30 @@ Deno.test("the writer refuses a luggage name the judge fails (C7), without quoti
   );
 });
 
+Deno.test("a credential in a ZIP comment or extra field is named by where it is, never quoted", async () => {
+  const { generatedCases, tokens } = await import("./_hostile_generated.ts");
+  const secrets = tokens().map((t) => t.token);
+  const where: Record<string, string> = {
+    "content/credential-zip-archive-comment": "the archive comment",
+    "content/credential-zip-entry-comment": "the comment of data/files/brief.txt",
+    "content/credential-zip-extra-field": "extra field 0xCAFE of data/files/brief.txt",
+    "content/credential-zip-local-extra-field": "local extra field 0xCAFE of data/files/brief.txt",
+    "content/credential-zip-comment-zero-width": "the comment of data/files/brief.txt",
+  };
+  const generated = (await generatedCases()).filter((c) => c.id in where);
+  assert.equal(generated.length, Object.keys(where).length);
+  for (const c of generated) {
+    const c7 = (await judge(c.bytes)).checks.find((check) => check.id === "C7")!;
+    assert.equal(c7.detail, `${where[c.id]}: looks like a credential`, c.id);
+    const error = await land(c.bytes).then(() => null, (e: unknown) => e);
+    assert.ok(error instanceof RefusalError, c.id);
+    assert.equal(error.where, where[c.id]);
+    for (const text of [c7.detail, error.message]) {
+      assert.ok(!secrets.some((s) => text.includes(s.slice(0, 12))), `${c.id} quotes the secret`);
+    }
+  }
+});
+
 Deno.test("every generated token is found by the detector it stands for", async () => {
   const { findCredential } = await import("../lib/patterns.ts");
   const { tokens } = await import("./_hostile_generated.ts");

@@ -646,7 +646,6 @@ Deno.test({
       const files: [string, Uint8Array][] = [
         ["a.txt", utf8("hello\n")],
         ["sub/nums.txt", utf8(Array.from({ length: 20_000 }, (_, i) => `${i}\n`).join(""))],
-        ["sub/ünï.txt", utf8("ü\n")],
         ["sub/deeper/r.bin", randomBytes(5000)],
         ["sub/deeper/empty", new Uint8Array(0)],
       ];
@@ -662,6 +661,22 @@ Deno.test({
         ["zip -r -fd (data descriptors)", ["-qr", "-fd"]],
         ["zip -r -0 (stored)", ["-qr", "-0"]],
       ];
+      await t.step("a non-ASCII name: read when zip sets bit 11, else refused", async () => {
+        // Info-ZIP zip writes a name's bytes as they are, and sets the UTF-8 flag only in some
+        // builds and locales: without it, unzip and Windows take the name as code page 437.
+        await Deno.writeFile(`${dir}/ünï.txt`, utf8("ü\n"));
+        const out = `${dir}/${crypto.randomUUID()}.zip`;
+        const { success } = await new Deno.Command("zip", {
+          args: ["-q", out, "ünï.txt"],
+          cwd: dir,
+        })
+          .output();
+        assert.ok(success);
+        const bytes = await Deno.readFile(out);
+        const flags = new DataView(bytes.buffer).getUint16(6, true);
+        if (flags & 0x0800) assert.deepEqual((await readZip(bytes)).get("ünï.txt"), utf8("ü\n"));
+        else await assertRefused(bytes, "zip-name", /UTF-8 flag/);
+      });
       for (const [name, args] of table) {
         await t.step(name, async () => {
           const out = `${dir}/${crypto.randomUUID()}.zip`;
@@ -845,18 +860,24 @@ Deno.test("openZip() accepts what the forge writes by default", async () => {
       name: "d",
       data: HELLO,
       flags: 0x0808,
+      localSize: 13,
+      localCompressedSize: 13,
       after: descriptor(crc(HELLO), 13, 13, { signature: false }),
     },
     {
       name: "e",
       data: HELLO,
       flags: 0x0808,
+      localSize: 13,
+      localCompressedSize: 13,
       after: descriptor(crc(HELLO), 13, 13, { zip64: true }),
     },
     {
       name: "f",
       data: HELLO,
       flags: 0x0808,
+      localSize: 13,
+      localCompressedSize: 13,
       after: descriptor(crc(HELLO), 13, 13, { zip64: true, signature: false }),
     },
     { name: "g/", madeBy: 0x031e, externalAttributes: (0o040755 << 16) >>> 0 },
@@ -867,12 +888,40 @@ Deno.test("openZip() accepts what the forge writes by default", async () => {
       externalAttributes: (0o100644 << 16) >>> 0,
       comment: utf8("hi"),
     },
-    { name: "ü", data: HELLO, flags: 0, extra: unicodePathExtra(utf8("ü"), "ü") },
+    { name: "ü", data: HELLO, extra: unicodePathExtra(utf8("ü"), "ü") },
   ], { comment: utf8("archive comment") }));
   assert.equal(back.size, 9);
   for (const [name, bytes] of back) {
     assert.deepEqual(bytes, name === "g/" ? new Uint8Array(0) : HELLO, name);
   }
+});
+
+Deno.test("openZip() gives the archive comment, entry comments and extra fields as raw bytes", async () => {
+  const archive = await openZip(bytesSource(forgeZip([
+    {
+      ...plain("a"),
+      comment: utf8("note"),
+      extra: extraRecord(0xcafe, utf8("central")),
+      localExtra: new Uint8Array([
+        ...extraRecord(0xbeef, utf8("local")),
+        ...extraRecord(0x5455, new Uint8Array([1, 0, 0, 0, 0])),
+      ]),
+    },
+    plain("b"),
+  ], { comment: utf8("archive comment") })));
+  assert.deepEqual(archive.comment, utf8("archive comment"));
+  assert.deepEqual(archive.metadata(archive.entries[0]!), {
+    comment: utf8("note"),
+    extraFields: [
+      { id: 0xcafe, local: false, bytes: utf8("central") },
+      { id: 0xbeef, local: true, bytes: utf8("local") },
+      { id: 0x5455, local: true, bytes: new Uint8Array([1, 0, 0, 0, 0]) },
+    ],
+  });
+  assert.deepEqual(archive.metadata(archive.entries[1]!), {
+    comment: new Uint8Array(0),
+    extraFields: [],
+  });
 });
 
 Deno.test("openZip() refuses bad entry bodies when they are read", async (t) => {
@@ -1066,12 +1115,19 @@ Deno.test("openZip() refuses broken or ambiguous structure", async (t) => {
     ["count fields disagree", () => forgeZip([a, b], { diskCount: 1 }), /counts/],
     [
       "data descriptor differs",
-      () => forgeZip([{ ...a, flags: 0x0808, after: descriptor(crc(HELLO) ^ 1, 13, 13) }]),
+      () =>
+        forgeZip([{
+          ...a,
+          localSize: 13,
+          localCompressedSize: 13,
+          flags: 0x0808,
+          after: descriptor(crc(HELLO) ^ 1, 13, 13),
+        }]),
       /data descriptor differs/,
     ],
     [
       "data descriptor missing",
-      () => forgeZip([{ ...a, flags: 0x0808 }]),
+      () => forgeZip([{ ...a, localSize: 13, localCompressedSize: 13, flags: 0x0808 }]),
       /no room for its data descriptor/,
     ],
     [
@@ -1079,10 +1135,17 @@ Deno.test("openZip() refuses broken or ambiguous structure", async (t) => {
       () =>
         forgeZip([{
           ...a,
+          localSize: 13,
+          localCompressedSize: 13,
           flags: 0x0808,
           after: new Uint8Array([...descriptor(crc(HELLO), 13, 13), 0, 0, 0, 0, 0]),
         }]),
       /fits no data descriptor/,
+    ],
+    [
+      "stored entry with a descriptor and no sizes in its local header",
+      () => forgeZip([{ ...a, flags: 0x0808, after: descriptor(crc(HELLO), 13, 13) }]),
+      /local header does not give its sizes/,
     ],
     [
       "directory entry with data",
@@ -1156,6 +1219,16 @@ Deno.test("openZip() refuses encryption, other methods and special files", async
     ["fifo", unix(0o010644), "zip-symlink"],
     ["block device", unix(0o060644), "zip-symlink"],
     ["directory mode on a file name", unix(0o040755), "zip-symlink"],
+    ["symlink mode under an MS-DOS host", { ...unix(0o120777), madeBy: 20 }, "zip-symlink"],
+    ["symlink mode under an NTFS host", { ...unix(0o120777), madeBy: 0x0a14 }, "zip-symlink"],
+    ["setuid", unix(0o104755), "zip-symlink"],
+    ["setgid", unix(0o102755), "zip-symlink"],
+    ["non-ASCII name without the UTF-8 flag", { ...a, name: "\u00fc", flags: 0 }, "zip-name"],
+    [
+      "non-ASCII name without the UTF-8 flag, with an agreeing Unicode path field",
+      { ...a, name: "\u00fc", flags: 0, extra: unicodePathExtra(utf8("\u00fc"), "\u00fc") },
+      "zip-name",
+    ],
   ];
   for (const [name, entry, code] of table) {
     await t.step(name, () => assertRefused(forgeZip([entry]), code));

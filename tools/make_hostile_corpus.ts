@@ -535,32 +535,6 @@ function pathCases(base: PackObject): Spec[] {
         ),
     ),
     bag(
-      "symlink-msdos-host",
-      refuse("zip-symlink", ["C1"], "symlink mode bits on an entry made on MS-DOS (unzip links)"),
-      () =>
-        forgeBag(
-          bagParts({ luggage: [...BASE_LUGGAGE, ["link", utf8("../../../../etc/passwd")]] }, base),
-          (e) =>
-            patch(e, "data/files/link", {
-              madeBy: 20,
-              externalAttributes: (S_IFLNK | 0o777) << 16,
-            }),
-        ),
-    ),
-    bag(
-      "setuid",
-      refuse("zip-symlink", ["C1"], "a regular file marked setuid"),
-      () =>
-        forgeBag(
-          bagParts({ luggage: [...BASE_LUGGAGE, ["tool", utf8("#!/bin/sh\n")]] }, base),
-          (e) =>
-            patch(e, "data/files/tool", {
-              madeBy: UNIX,
-              externalAttributes: (0o100000 | 0o4755) << 16,
-            }),
-        ),
-    ),
-    bag(
       "fifo",
       refuse("zip-symlink", ["C1"], "a special file (FIFO) entry"),
       () =>
@@ -587,6 +561,27 @@ function pathCases(base: PackObject): Spec[] {
       "cesu-surrogate",
       new Uint8Array([0xed, 0xa0, 0x80, 0x2e, 0x74]),
       "a surrogate encoded in UTF-8 (CESU-8)",
+    ),
+    bag(
+      "non-ascii-without-utf8-flag",
+      zipName("a non-ASCII name without the UTF-8 flag, which unzip and Windows read as CP437"),
+      () =>
+        forgeBag(
+          bagParts({ luggage: [...BASE_LUGGAGE, ["caf\u00e9.txt", utf8("a\n")]] }, base),
+          (e) => patch(e, "data/files/caf\u00e9.txt", { flags: 0 }),
+        ),
+    ),
+    bag(
+      "non-ascii-unicode-path-without-utf8-flag",
+      zipName("a non-ASCII name declared only by an agreeing Unicode path field, not bit 11"),
+      () => {
+        const name = "data/files/caf\u00e9.txt";
+        const extra = unicodePathExtra(utf8(name), name);
+        return forgeBag(
+          bagParts({ luggage: [...BASE_LUGGAGE, ["caf\u00e9.txt", utf8("a\n")]] }, base),
+          (e) => patch(e, name, { flags: 0, extra, localExtra: extra }),
+        );
+      },
     ),
     bag(
       "unicode-path-extra",
@@ -719,6 +714,33 @@ async function zipCases(base: PackObject): Promise<Spec[]> {
       () => forgeZip([...parts.map((p) => stored(p)), { name: "data/files/empty/" }]),
     ),
     bag(
+      "symlink-msdos-host",
+      refuse(
+        "zip-symlink",
+        ["C1"],
+        "symlink mode bits under an MS-DOS host, which readers that trust them link",
+      ),
+      () =>
+        forgeBag(
+          bagParts({ luggage: [...BASE_LUGGAGE, ["link", utf8("../../../../etc/passwd")]] }, base),
+          (e) =>
+            patch(e, "data/files/link", {
+              madeBy: 20,
+              externalAttributes: ((S_IFLNK | 0o777) << 16 | 0x20) >>> 0,
+            }),
+        ),
+    ),
+    bag(
+      "setuid",
+      refuse("zip-symlink", ["C1"], "a regular file whose mode sets the setuid bit"),
+      () =>
+        forgeBag(parts, (e) =>
+          patch(e, brief, {
+            madeBy: UNIX,
+            externalAttributes: ((S_IFREG | 0o4755) << 16) >>> 0,
+          })),
+    ),
+    bag(
       "data-descriptors",
       accept("control: data descriptors, as streaming writers add them"),
       async () =>
@@ -732,6 +754,50 @@ async function zipCases(base: PackObject): Promise<Spec[]> {
             };
           })),
         ),
+    ),
+    bag(
+      "stored-descriptor-sized",
+      accept("control: stored entries with data descriptors whose local headers give the sizes"),
+      () =>
+        forgeBag(parts, (e) =>
+          e.map((entry) => {
+            const size = entry.data!.length;
+            return {
+              ...entry,
+              flags: 0x0808,
+              localCrc32: 0,
+              localSize: size,
+              localCompressedSize: size,
+              after: descriptor(crc(entry.data!), size, size),
+            };
+          })),
+    ),
+    bag(
+      "stored-descriptor-hides-record",
+      structure(
+        "a stored entry with a descriptor and no local sizes, whose body hides a descriptor and a local record",
+      ),
+      () => {
+        // What a streaming reader sees: cover.txt ends at the first descriptor, and then
+        // comes evil.txt; what the central directory sees: one body, cover.txt's.
+        const shown = utf8("cover\n");
+        const evil = { name: LUGGAGE_PREFIX + "evil.txt", data: utf8("evil\n") };
+        const record = forgeZip([evil]).subarray(0, 30 + evil.name.length + evil.data.length);
+        const body = concat(
+          shown,
+          descriptor(crc(shown), shown.length, shown.length),
+          record,
+        );
+        const name = LUGGAGE_PREFIX + "cover.txt";
+        return forgeBag(
+          bagParts({ luggage: [...BASE_LUGGAGE, ["cover.txt", body]] }, base),
+          (e) =>
+            patch(e, name, {
+              flags: 0x0808,
+              after: descriptor(crc(body), body.length, body.length),
+            }),
+        );
+      },
     ),
     bag(
       "zip64-exact",
