@@ -209,12 +209,15 @@ class DrainingStdioTransport extends StdioServerTransport {
         timer = setTimeout(resolve, graceMs);
       });
       clearTimeout(timer);
-      this.unanswered += this.#pending.size;
     }
     await this.close();
   }
 
   override async close(): Promise<void> {
+    // Whatever closed it (the end of input, SIGTERM, a broken stdout), a request still pending
+    // now will never be answered: count it, so the exit code says so.
+    this.unanswered += this.#pending.size;
+    this.#pending.clear();
     try {
       await super.close();
     } finally {

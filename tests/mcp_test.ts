@@ -570,3 +570,34 @@ Deno.test("on SIGTERM the server answers the calls it has read, then exits 0", a
   assert.equal(code, 0, stderr);
   await Deno.remove(cwd, { recursive: true });
 });
+
+Deno.test("requests read but never answered (stdout gone) make the server exit non-zero", async () => {
+  const cwd = await Deno.makeTempDir();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, "mcp", "--store", `${cwd}/store`, "--machine", "m"],
+    env: { NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  // The client stops reading before it asks: no answer can be written.
+  await child.stdout.cancel();
+  const writer = child.stdin.getWriter();
+  const call = {
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "taskpack_conformance", arguments: { path: REFERENCE } },
+  };
+  await writer.write(
+    new TextEncoder().encode([...OPENING, call].map((m) => JSON.stringify(m) + "\n").join("")),
+  );
+  await writer.close();
+  const { code } = await child.status;
+  const err = await stderr;
+  assert.notEqual(code, 0, err);
+  // Both the initialize and the call were read; neither was answered.
+  assert.match(err, /\b2 request\(s\) read but not answered before exit/);
+  await Deno.remove(cwd, { recursive: true });
+});
