@@ -343,6 +343,30 @@ Deno.test("every hostile and reference file: a verdict from conformance, a clean
   }
 });
 
+Deno.test("a refused landing is isError with the CLI's {ok, error, reason} as structuredContent", async () => {
+  const cwd = await Deno.makeTempDir();
+  const A = await machine(cwd, "alice");
+  const tampered = new URL(
+    "../testdata/hostile/bagit/manifest-wrong-digest.taskpack",
+    import.meta.url,
+  ).pathname;
+  try {
+    const landed = await A.raw("taskpack_land", { path: tampered });
+    assert.equal(landed.isError, true);
+    assert.equal(landed.content.length, 1);
+    assert.equal(landed.content[0].type, "text");
+    const error: string = landed.content[0].text;
+    assert.ok(error.length > 0 && !error.includes("\n"), error);
+    // The same sentence beside a stable code a model can branch on.
+    assert.deepEqual(landed.structuredContent, { ok: false, error, reason: "bag-digest" });
+    assert.equal((await A.call("taskpack_list")).count, 0, "nothing landed");
+    assert.deepEqual(A.errors, []);
+  } finally {
+    await A.close();
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
 Deno.test("bad arguments give isError results with one sentence, and change nothing", async () => {
   const cwd = await Deno.makeTempDir();
   const A = await machine(cwd, "alice");
