@@ -627,6 +627,17 @@ Deno.test("a form upload gets 400 saying to send the file itself as the body", a
   });
 });
 
+Deno.test("a form upload is told apart by its Content-Type, before its body is read", async () => {
+  // Larger than the body bound: read first, it would be a 413 that says nothing of forms.
+  await withJudge({ maxBodyBytes: 1024 }, async (origin) => {
+    const form = new FormData();
+    form.append("file", new Blob([await reference("handoff.taskpack")]), "handoff.taskpack");
+    const { response, json } = await post(origin, "/conformance", form);
+    assert.equal(response.status, 400);
+    assert.match(json.error, /send the file itself as the body .*--data-binary/);
+  });
+});
+
 Deno.test("`deno task serve` listens on 127.0.0.1 only, unless told otherwise", async () => {
   const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
   assert.match(config.tasks.serve, /^deno serve .*--host 127\.0\.0\.1 .*judge_server\.ts$/);
