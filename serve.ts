@@ -198,7 +198,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
     const received = await receivePack(request, bounds);
     if ("status" in received) return refusalResponse(received);
     const { source, limits, budget } = received;
-    if (path === A2A_PATH) return await a2a(request, await source.read(0, source.size));
+    if (path === A2A_PATH) return await a2a(request, received.bytes);
     const options = { ...digests, limits };
     let decoded: DecodedPack;
     try {
@@ -220,7 +220,10 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
     const report: Report = await judge(source, { ...options, scanner: budget.scanner() });
     if (budget.exceeded) return refusalResponse(budget.refusal());
     if (path === "/conformance") return json(200, report);
-    return json(200, summarisePack(decoded, report, await checkLuggage(decoded, digests)));
+    // The per-file check reads the luggage again: on the same budget.
+    const verdicts = await checkLuggage(decoded, { ...digests, scanner: budget.scanner() });
+    if (budget.exceeded) return refusalResponse(budget.refusal());
+    return json(200, summarisePack(decoded, report, verdicts));
   }
 
   return async function handle(request: Request): Promise<Response> {

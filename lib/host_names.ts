@@ -210,9 +210,10 @@ export function planHostNames(
     if (problem && !rename) return { problem: { name, reason: problem }, renamed: [] };
     const segments = name.split("/");
     let landed = "";
+    let original = "";
     for (let i = 0; i < segments.length; i++) {
       const leaf = i === segments.length - 1;
-      const original = segments.slice(0, i + 1).join("/");
+      original = i === 0 ? segments[0]! : `${original}/${segments[i]}`;
       const known = leaf ? undefined : folderLanded.get(original);
       if (known !== undefined) {
         landed = known;
@@ -227,7 +228,7 @@ export function planHostNames(
         return candidate !== original && asWritten.has(k) ? candidate : undefined;
       };
       let candidate = landed ? `${landed}/${safe}` : safe;
-      const clash = taken(candidate);
+      let clash = taken(candidate);
       if (clash !== undefined && !rename) {
         return {
           problem: {
@@ -237,8 +238,9 @@ export function planHostNames(
           renamed: [],
         };
       }
-      for (let n = 2; taken(candidate) !== undefined; n++) {
+      for (let n = 2; clash !== undefined; n++) {
         candidate = `${landed ? `${landed}/` : ""}${withSuffix(safe, n)}`;
+        clash = taken(candidate);
       }
       landed = candidate;
       if (leaf) files.set(key(landed), name);

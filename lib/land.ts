@@ -477,19 +477,14 @@ export async function checkLuggage(
   decoded: DecodedPack,
   options: { digests?: Digests; scanner?: ScannerFactory } = {},
 ): Promise<LuggageVerdict[]> {
-  const named = new Map<number, { rule: string; detail: string }>();
-  for (const problem of luggageNameProblems(decoded.luggage.map((file) => file.name))) {
-    const index = Number(/^luggage\[(\d+)\]/.exec(problem.where)?.[1] ?? -1);
-    if (!named.has(index)) named.set(index, problem);
-  }
-  // A broken container entry is refused by `land` before any byte is read: so here too.
-  decoded.luggage.forEach((file, index) => {
+  // What `land` refuses before any byte is read: a name that is a credential, a broken entry.
+  const named = decoded.luggage.map((file): { rule: string; detail: string } | undefined => {
+    const [problem] = luggageNameProblems([file.name]);
+    if (problem) return problem;
     const fatal = decoded.deviations.find((d) =>
       d.fatal && (d.where === LUGGAGE_PREFIX + file.name || d.where === file.name)
     );
-    if (fatal && !named.has(index)) {
-      named.set(index, { rule: fatal.code ?? "bag-structure", detail: fatal.detail });
-    }
+    return fatal && { rule: fatal.code ?? "bag-structure", detail: fatal.detail };
   });
   const audits = await auditLuggage(decoded, {
     ...(options.digests ? { digests: options.digests } : {}),
@@ -497,7 +492,7 @@ export async function checkLuggage(
   });
   return decoded.luggage.map((file, index) => {
     const audit = audits[index]!;
-    const name = named.get(index);
+    const name = named[index];
     const refusal = luggageRefusal(audit);
     const reason = name?.rule ??
       (refusal instanceof RefusalError ? refusal.rule : refusal?.code ?? null);

@@ -373,6 +373,13 @@ Deno.test({
         assert.equal(content?.$case, "data");
         return (content as { value: any }).value;
       };
+      /** A bag sent as one file part. */
+      const bagPart = (bytes: Uint8Array, filename: string): Part => ({
+        content: { $case: "raw", value: bytes as never },
+        metadata: undefined,
+        filename,
+        mediaType: "application/vnd.taskpack+zip",
+      });
 
       const pack = await preparePack(
         buildPackObject({ id: "TP-9CB7-J5MK", version: 1, goal: "judge me" }, {
@@ -383,12 +390,7 @@ Deno.test({
       );
       const good = await streamBytes(encodeBag(pack));
       const goodReport = reportOf(
-        await send([{
-          content: { $case: "raw", value: good as never },
-          metadata: undefined,
-          filename: "good.taskpack",
-          mediaType: "application/vnd.taskpack+zip",
-        }]),
+        await send([bagPart(good, "good.taskpack")]),
       );
       assert.equal(goodReport.ok, true);
       assert.equal(goodReport.digest, (await judge(good)).digest);
@@ -397,12 +399,7 @@ Deno.test({
         new URL("../testdata/hostile/bagit/manifest-wrong-digest.taskpack", import.meta.url),
       );
       const badReport = reportOf(
-        await send([{
-          content: { $case: "raw", value: bad as never },
-          metadata: undefined,
-          filename: "bad.taskpack",
-          mediaType: "application/vnd.taskpack+zip",
-        }]),
+        await send([bagPart(bad, "bad.taskpack")]),
       );
       assert.equal(badReport.ok, false);
       assert.deepEqual(

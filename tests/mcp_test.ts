@@ -413,6 +413,21 @@ Deno.test("the 2026-07-28 protocol era is served too", async () => {
   }
 });
 
+/** What every raw client writes first: initialize, then initialized. */
+const OPENING = [
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+    },
+  },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+];
+
 Deno.test("stdout carries JSON-RPC and nothing else; the server exits when stdin closes", async () => {
   const cwd = await Deno.makeTempDir();
   const child = new Deno.Command(Deno.execPath(), {
@@ -430,17 +445,7 @@ Deno.test("stdout carries JSON-RPC and nothing else; the server exits when stdin
     params: { name, arguments: args },
   });
   const messages = [
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "raw", version: "1" },
-      },
-    },
-    { jsonrpc: "2.0", method: "notifications/initialized" },
+    ...OPENING,
     { jsonrpc: "2.0", id: 2, method: "tools/list" },
     call(3, "taskpack_new", { title: "t", goal: "g" }),
     call(4, "taskpack_list", {}),
@@ -494,20 +499,6 @@ Deno.test("stdout carries JSON-RPC and nothing else; the server exits when stdin
   assert.equal(replies.find((m) => m.id === 6).result.structuredContent.ok, true);
   assert.match(err, /serving .*store as machine m over stdio/);
 });
-
-const OPENING = [
-  {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "early-close", version: "1" },
-    },
-  },
-  { jsonrpc: "2.0", method: "notifications/initialized" },
-];
 
 /** Starts `taskpack mcp`, writes `messages`, then closes stdin or (after `signalAfter`) SIGTERMs. */
 async function oneShot(

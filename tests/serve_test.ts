@@ -273,11 +273,20 @@ Deno.test("the judge has no way to write to disk or run anything", async () => {
   }
 });
 
-Deno.test("`deno serve serve.ts` runs the default export", async () => {
+/**
+ * Runs `deno serve -A --host 127.0.0.1` on `script` with a free port, posts `body` to
+ * `/conformance` once it answers, and stops it.
+ */
+async function postToDenoServe(
+  script: string,
+  body: Uint8Array<ArrayBuffer>,
+  env: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["serve", "-A", "--host", "127.0.0.1", "--port", String(port), "serve.ts"],
+    args: ["serve", "-A", "--host", "127.0.0.1", "--port", String(port), script],
     cwd: new URL("../", import.meta.url),
+    env,
     stdout: "null",
     stderr: "piped",
   }).spawn();
@@ -285,22 +294,27 @@ Deno.test("`deno serve serve.ts` runs the default export", async () => {
     let response: Response | null = null;
     for (let i = 0; i < 100 && !response; i++) {
       try {
-        response = await fetch(`http://127.0.0.1:${port}/conformance`, {
-          method: "POST",
-          body: await reference("handoff.taskpack.json"),
-        });
+        response = await fetch(`http://127.0.0.1:${port}/conformance`, { method: "POST", body });
       } catch {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
     assert.ok(response, "the server answered");
-    assert.equal(response.status, 200);
-    assert.equal((await response.json()).ok, true);
+    return { status: response.status, json: await response.json() };
   } finally {
     child.kill("SIGTERM");
     await child.stderr.cancel();
     await child.status;
   }
+}
+
+Deno.test("`deno serve serve.ts` runs the default export", async () => {
+  const { status, json } = await postToDenoServe(
+    "serve.ts",
+    await reference("handoff.taskpack.json"),
+  );
+  assert.equal(status, 200);
+  assert.equal(json.ok, true);
 });
 
 // --- The bounds on one request (issue 19) ---
@@ -566,36 +580,14 @@ Deno.test("`deno task serve` takes the bounds from TASKPACK_JUDGE_* variables", 
   const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
   // Loopback unless told otherwise: a judge open to every interface is a choice, not a default.
   assert.equal(config.tasks.serve, "deno serve -A --host 127.0.0.1 shell/judge_server.ts");
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["serve", "-A", "--host", "127.0.0.1", "--port", String(port), "shell/judge_server.ts"],
-    cwd: new URL("../", import.meta.url),
-    env: { [BOUND_ENV.maxBodyBytes]: "1KiB", [BOUND_ENV.maxWorkMs]: "5000" },
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  try {
-    let response: Response | null = null;
-    for (let i = 0; i < 100 && !response; i++) {
-      try {
-        response = await fetch(`http://127.0.0.1:${port}/conformance`, {
-          method: "POST",
-          body: await reference("handoff.taskpack"),
-        });
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-    assert.ok(response, "the server answered");
-    assert.equal(response.status, 413);
-    const json = await response.json();
-    assert.equal(json.limit, "maxBodyBytes");
-    assert.equal(json.max, 1024);
-  } finally {
-    child.kill("SIGTERM");
-    await child.stderr.cancel();
-    await child.status;
-  }
+  const { status, json } = await postToDenoServe(
+    "shell/judge_server.ts",
+    await reference("handoff.taskpack"),
+    { [BOUND_ENV.maxBodyBytes]: "1KiB", [BOUND_ENV.maxWorkMs]: "5000" },
+  );
+  assert.equal(status, 413);
+  assert.equal(json.limit, "maxBodyBytes");
+  assert.equal(json.max, 1024);
   assert.deepEqual(
     boundsFromEnv((name) => ({ TASKPACK_JUDGE_MAX_INFLATED_BYTES: "2GiB" })[name]),
     { maxInflatedBytes: 2 * GiB },
