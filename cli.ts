@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { args, endProcess, stderr, stdout } from "./shell/host_process.ts";
+import { args, endProcess, stderr, stdout } from "./shell/host/host_process.ts";
 import denoConfig from "./deno.json" with { type: "json" };
 import { parseCommandLine } from "./cli/args.ts";
 import { describeError, EXIT, type Io, UsageError } from "./cli/io.ts";
@@ -206,9 +206,9 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
         // Every tool runs `main`: one code path for the CLI and the MCP server.
         const { runMcp } = await import("./mcp/server.ts");
         return await runMcp(
+          main,
           { store: values.store, machine: values.machine, actor: values.actor },
           io,
-          main,
         );
       }
       default:

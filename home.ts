@@ -45,14 +45,14 @@ export {
   type HomeHandler,
   type HomeOptions,
   issueToken,
-} from "./shell/home_server.ts";
+} from "./shell/http/home_server.ts";
 export {
   ClaimHeldError,
   defaultTokenDir,
   HomeRequestError,
   HttpStore,
   type HttpStoreOptions,
-} from "./shell/http_store.ts";
+} from "./shell/stores/http_store.ts";
 export {
   KV_CHUNK_BYTES,
   KV_DEFAULT_PREFIX,
@@ -68,7 +68,29 @@ export {
   type KvStoreOptions,
   kvUnavailable,
   PassportRecordError,
-} from "./shell/kv_store.ts";
-export { FolderStore, type FolderStoreOptions } from "./shell/folder_store.ts";
-export type { PassportStore, PassportSummary, StoreListing } from "./lib/store.ts";
-export type * from "./lib/model.ts";
+} from "./shell/stores/kv_store.ts";
+export { FolderStore, type FolderStoreOptions } from "./shell/stores/folder_store.ts";
+export type { PassportStore, PassportSummary, StoreListing } from "./lib/home/mod.ts";
+export type {
+  Ask,
+  CheckId,
+  CheckResult,
+  Decision,
+  Fact,
+  FLAT_VERSION,
+  FlatAttachment,
+  FlatPack,
+  LandingCheck,
+  Lineage,
+  MAX_INLINE_ATTACHMENT_BYTES,
+  NOTE_TO_READER,
+  Origin,
+  PACK_SPEC,
+  PackKind,
+  PackObject,
+  PASSPORT_SPEC,
+  PassportState,
+  Repair,
+  Report,
+  TASKPACK_SPEC,
+} from "./lib/format/mod.ts";

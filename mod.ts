@@ -53,22 +53,141 @@
  *
  * @module
  */
-export * from "./lib/model.ts";
-export * from "./lib/errors.ts";
-export * from "./lib/source.ts";
-export * from "./lib/digests.ts";
-export * from "./lib/names.ts";
-export * from "./lib/host_names.ts";
-export * from "./lib/patterns.ts";
-export * from "./lib/seal.ts";
-export * from "./lib/refuse.ts";
-export * from "./lib/lineage.ts";
-export * from "./lib/bag.ts";
-export * from "./lib/flat.ts";
-export * from "./lib/pack.ts";
-export * from "./lib/read.ts";
-export * from "./lib/conformance.ts";
-export * from "./lib/land.ts";
+export {
+  type Ask,
+  type CheckId,
+  type CheckResult,
+  type Decision,
+  type Fact,
+  FLAT_VERSION,
+  type FlatAttachment,
+  type FlatPack,
+  type LandingCheck,
+  type Lineage,
+  MAX_INLINE_ATTACHMENT_BYTES,
+  NOTE_TO_READER,
+  type Origin,
+  PACK_SPEC,
+  type PackKind,
+  type PackObject,
+  PASSPORT_SPEC,
+  type PassportState,
+  type Repair,
+  type Report,
+  TASKPACK_SPEC,
+} from "./lib/format/mod.ts";
+export {
+  type ReadErrorCode,
+  RefusalError,
+  type RefusalRule,
+  TaskPackReadError,
+} from "./lib/bytes/mod.ts";
+export {
+  blobSource,
+  type ByteSource,
+  bytesSource,
+  chunkedStream,
+  type Luggage,
+  luggageFromBytes,
+} from "./lib/bytes/mod.ts";
+export { type Digests, portableDigests, type Sha256Hasher, sha256Hex } from "./lib/bytes/mod.ts";
+export { luggageNameProblem, luggageSetProblem, nameClashKey } from "./lib/format/mod.ts";
+export {
+  type HostNamePlan,
+  type HostNameRules,
+  type LandedName,
+  planHostNames,
+  type PortabilityWarning,
+  portabilityWarnings,
+  POSIX_HOST,
+  windowsProblem,
+} from "./lib/format/mod.ts";
+export {
+  findCredential,
+  type Finding,
+  findTranscript,
+  findTranscriptInValue,
+  isInstructionKey,
+  type LuggageScanner,
+  readsAsText,
+  scanBytes,
+  type ScannerFactory,
+  type ScanResult,
+  TextScanner,
+} from "./lib/scan/mod.ts";
+export { isPortableScope, needsSealing, sealFact, sealPack } from "./lib/format/mod.ts";
+export {
+  assertPackable,
+  luggageNameProblems,
+  packObjectProblems,
+  type Problem,
+} from "./lib/format/mod.ts";
+export {
+  ID_ALPHABET,
+  isPassportId,
+  lineageForPack,
+  lineageProblem,
+  mintPassportId,
+  parseChainEntry,
+  receiptTarget,
+} from "./lib/format/mod.ts";
+export {
+  BAGIT_TXT,
+  deriveTagFiles,
+  LUGGAGE_PREFIX,
+  type ManifestLine,
+  parseManifest,
+  parsePayloadOxum,
+  PASSPORT_PATH,
+  type PayloadDigest,
+  TAG_FILES,
+  type TagFiles,
+} from "./lib/format/mod.ts";
+export { attachmentEncoding, flatAttachment, flatText } from "./lib/format/mod.ts";
+export {
+  buildPackObject,
+  type BuildPackOptions,
+  type Deflater,
+  encodeBag,
+  encodeBagInto,
+  type EncodeBagOptions,
+  encodeFlat,
+  type EncodeFlatOptions,
+  formatPackedAt,
+  type Inflater,
+  type PreparedLuggage,
+  type PreparedPack,
+  type PrepareOptions,
+  preparePack,
+  zipTime,
+} from "./lib/format/mod.ts";
+export {
+  auditLuggage,
+  type DecodedPack,
+  decodePack,
+  DEFAULT_READ_LIMITS,
+  detectEncoding,
+  type Deviation,
+  type LuggageAudit,
+  type OnChecked,
+  type Progress,
+  type ReadLimits,
+  type ReadLuggage,
+  type ReadOptions,
+} from "./lib/format/mod.ts";
+export { judge, type JudgeOptions, REQUIREMENTS } from "./lib/format/mod.ts";
+export {
+  checkLuggage,
+  instructionsFound,
+  land,
+  type LandedPack,
+  type LandingPlan,
+  type LandOptions,
+  luggageRefusal,
+  type LuggageVerdict,
+  planLanding,
+  type PlanOptions,
+} from "./lib/format/mod.ts";
 export {
   type Capsule,
   CAPSULE_CONTRACT,
@@ -81,17 +200,70 @@ export {
   parseCapsuleBytes,
   parseCapsuleText,
   validateCapsule,
-} from "./lib/capsule.ts";
-export * from "./lib/capsule_map.ts";
-export * from "./lib/store.ts";
-export * from "./lib/passport.ts";
-export * from "./lib/receipt.ts";
-export * from "./lib/context.ts";
-export * from "./lib/warnings.ts";
-export * from "./lib/imperatives.ts";
-export * from "./lib/summary.ts";
-export * from "./lib/a2a.ts";
-export type { ZipLimits } from "./lib/zip_reader.ts";
+} from "./lib/capsule/mod.ts";
+export {
+  type CapsuleFactScope,
+  capsuleToPack,
+  type CapsuleToPackOptions,
+  packToCapsule,
+  type PackToCapsuleOptions,
+  type PackToCapsuleResult,
+} from "./lib/capsule/mod.ts";
+export {
+  MemoryStore,
+  type PassportStore,
+  type PassportSummary,
+  StoreConflictError,
+  type StoreListing,
+  summarise,
+} from "./lib/home/mod.ts";
+export {
+  answerAsk,
+  assignAskIds,
+  type NewPassportOptions,
+  newPassportState,
+  recordSentAsks,
+} from "./lib/home/mod.ts";
+export { mergeReceipt, type MergeResult, ReceiptError } from "./lib/format/mod.ts";
+export { compileContext, type ContextLimits, handoffPrompt } from "./lib/home/mod.ts";
+export { packWarnings } from "./lib/format/mod.ts";
+export { findImperatives, type Imperative } from "./lib/scan/mod.ts";
+export {
+  type FactState,
+  factState,
+  type LuggageRow,
+  type PackFields,
+  type PackSummary,
+  summarisePack,
+} from "./lib/home/mod.ts";
+export {
+  A2A_ARTIFACT_FOLDER,
+  A2A_ARTIFACT_INDEX,
+  A2A_EXTENSIONS_HEADER,
+  type A2AAgentCapabilities,
+  type A2AAgentCard,
+  type A2AAgentExtension,
+  type A2AArtifact,
+  type A2APart,
+  type A2ATaskIdentity,
+  type ArtifactsAsLuggage,
+  type ArtifactsFromLuggage,
+  artifactsToLuggage,
+  type ExtensionNegotiation,
+  type LineageFromTask,
+  lineageToTask,
+  luggageToArtifacts,
+  negotiateExtensions,
+  TASKPACK_A2A_EXTENSION,
+  TASKPACK_A2A_EXTENSION_URI,
+  TASKPACK_MEDIA_TYPES,
+  type TaskPackAgentExtension,
+  type TaskPackExtensionParams,
+  taskToLineage,
+  type WithTaskPackExtension,
+  withTaskPackExtension,
+} from "./lib/a2a/mod.ts";
+export type { ZipLimits } from "./lib/zip/mod.ts";
 
 // `deno run -A jsr:@taskpack/cli <verb>` runs the command line. Importing this module never does,
 // nor does it bring the CLI into a library user's module graph: the CLI's name is put together

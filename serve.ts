@@ -54,8 +54,8 @@ import {
   refusalResponse,
   type RequestBounds,
   resolveBounds,
-} from "./shell/request_bounds.ts";
-import { A2A_PATH, cardWithInterface, createA2AJudge } from "./shell/a2a_judge.ts";
+} from "./shell/http/request_bounds.ts";
+import { A2A_PATH, cardWithInterface, createA2AJudge } from "./shell/http/a2a_judge.ts";
 
 export { DEFAULT_REQUEST_BOUNDS, type RequestBounds };
 

@@ -12,14 +12,19 @@
  *
  * @module
  */
-import { buildPackObject, encodeBag, preparePack } from "../lib/pack.ts";
-import { auditLuggage, decodePack } from "../lib/read.ts";
-import { judge } from "../lib/conformance.ts";
-import { type Luggage, luggageFromBytes } from "../lib/source.ts";
-import { luggageSetProblem } from "../lib/names.ts";
-import { DEFAULT_ZIP_LIMITS, zipNameClash, zipNameProblem } from "../lib/zip_reader.ts";
-import { nativeDigests } from "../shell/node_digests.ts";
-import { nativeInflater } from "../shell/deflate_pool.ts";
+import {
+  auditLuggage,
+  buildPackObject,
+  decodePack,
+  encodeBag,
+  judge,
+  luggageSetProblem,
+  preparePack,
+} from "../lib/format/mod.ts";
+import { type Luggage, luggageFromBytes } from "../lib/bytes/mod.ts";
+import { DEFAULT_ZIP_LIMITS, zipNameClash, zipNameProblem } from "../lib/zip/mod.ts";
+import { nativeDigests } from "../shell/host/node_digests.ts";
+import { nativeInflater } from "../shell/workers/deflate_pool.ts";
 import { logBytes, randomBytes, treeFiles } from "../tools/bench_workloads.ts";
 
 const MiB = 1 << 20;

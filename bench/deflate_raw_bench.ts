@@ -8,11 +8,11 @@
  * @module
  */
 import { deflateRawSync } from "node:zlib";
-import { deflateRawSmall } from "../lib/_deflate_raw.ts";
+import { deflateRawSmall } from "../lib/zip/mod.ts";
 
-/** lib/*.ts, in name order, concatenated and cut to `size` bytes. */
+/** lib/format/*.ts, in name order, concatenated and cut to `size` bytes. */
 async function sourceText(size: number): Promise<Uint8Array> {
-  const dir = new URL("../lib/", import.meta.url);
+  const dir = new URL("../lib/format/", import.meta.url);
   const names = (await Array.fromAsync(Deno.readDir(dir)))
     .map((entry) => entry.name)
     .filter((name) => name.endsWith(".ts"))

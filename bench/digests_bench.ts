@@ -1,13 +1,13 @@
 // Copyright 2026 the taskpack authors. MIT license.
-import { Sha256 } from "../lib/_sha256.ts";
-import { crc32 } from "../lib/_crc32.ts";
 import {
+  crc32,
   decodeBase64Js,
   decodeBase64Strict,
   encodeBase64,
   encodeBase64Js,
-} from "../lib/_base64.ts";
-import { nativeDigests } from "../shell/node_digests.ts";
+  Sha256,
+} from "../lib/bytes/mod.ts";
+import { nativeDigests } from "../shell/host/node_digests.ts";
 
 const SIZE = 16 * 1024 * 1024;
 const data = new Uint8Array(SIZE);

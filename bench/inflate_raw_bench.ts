@@ -8,8 +8,8 @@
  * @module
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { inflateRawStrict } from "../lib/_inflate_raw.ts";
-import { readAllBytes } from "../lib/_bytes.ts";
+import { inflateRawStrict } from "../lib/zip/mod.ts";
+import { readAllBytes } from "../lib/bytes/mod.ts";
 
 function textBytes(size: number): Uint8Array {
   const out = new Uint8Array(size);

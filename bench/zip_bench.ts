@@ -7,10 +7,8 @@
  * @module
  */
 import { crc32 as nativeCrc32 } from "node:zlib";
-import { writeZip, zipToBytes, type ZipWriteEntry } from "../lib/zip_writer.ts";
-import { openZip } from "../lib/zip_reader.ts";
-import { bytesSource, chunkedStream } from "../lib/source.ts";
-import { type Digests, portableDigests } from "../lib/digests.ts";
+import { openZip, writeZip, zipToBytes, type ZipWriteEntry } from "../lib/zip/mod.ts";
+import { bytesSource, chunkedStream, type Digests, portableDigests } from "../lib/bytes/mod.ts";
 
 const SIZE = 64 << 20;
 const MODIFIED = new Date(Date.UTC(2026, 0, 1));

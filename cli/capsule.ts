@@ -19,16 +19,20 @@
 import { readFile } from "node:fs/promises";
 import process from "node:process";
 import { buffer } from "node:stream/consumers";
-import { CapsuleError, type CapsuleResult, parseCapsuleBytes } from "../lib/capsule.ts";
-import { type CapsuleFactScope, capsuleToPack, packToCapsule } from "../lib/capsule_map.ts";
-import { land } from "../lib/land.ts";
-import { isPassportId, mintPassportId } from "../lib/lineage.ts";
-import { preparePack } from "../lib/pack.ts";
-import { openFileSource } from "../shell/files.ts";
+import {
+  CapsuleError,
+  type CapsuleFactScope,
+  type CapsuleResult,
+  capsuleToPack,
+  packToCapsule,
+  parseCapsuleBytes,
+} from "../lib/capsule/mod.ts";
+import { isPassportId, land, mintPassportId, preparePack } from "../lib/format/mod.ts";
+import { openFileSource } from "../shell/host/files.ts";
 import { deflaterFor, digestsFor, digestsForPack } from "./codecs.ts";
 import { targetEncoding, writePack } from "./convert.ts";
 import { parseCommandLine } from "./args.ts";
-import { hostName } from "../shell/host_process.ts";
+import { hostName } from "../shell/host/host_process.ts";
 import { describeError, EXIT, type Io, UsageError } from "./io.ts";
 
 /** The help text of `taskpack capsule`. */

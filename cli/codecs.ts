@@ -8,10 +8,8 @@
  *
  * @module
  */
-import { type Deflater, type Inflater, platformDeflater } from "../lib/deflate.ts";
-import { type Digests, portableDigests } from "../lib/digests.ts";
-import type { ByteSource } from "../lib/source.ts";
-import { zipEntryCount } from "../lib/zip_reader.ts";
+import { type Deflater, type Inflater, platformDeflater, zipEntryCount } from "../lib/zip/mod.ts";
+import { type ByteSource, type Digests, portableDigests } from "../lib/bytes/mod.ts";
 
 /** Work of this many bytes or more loads the native digests and codecs. */
 export const NATIVE_BYTES = 8 << 20;
@@ -31,7 +29,7 @@ export interface ClosableDeflater extends Deflater {
  */
 export async function digestsFor(bytes: number, files = 0): Promise<Digests> {
   if (bytes < NATIVE_BYTES && files < MANY_SMALL_FILES) return portableDigests;
-  return (await import("../shell/node_digests.ts")).nativeDigests;
+  return (await import("../shell/host/node_digests.ts")).nativeDigests;
 }
 
 /**
@@ -64,9 +62,9 @@ export const MANY_SMALL_FILES = 4096;
 export async function deflaterFor(bytes: number, smallFiles = 0): Promise<ClosableDeflater> {
   const inner: ClosableDeflater = bytes < NATIVE_BYTES
     ? { ...platformDeflater, close() {} }
-    : (await import("../shell/deflate_pool.ts")).deflatePool();
+    : (await import("../shell/workers/deflate_pool.ts")).deflatePool();
   if (smallFiles < MANY_SMALL_FILES) return inner;
-  return (await import("../shell/batch_deflater.ts")).batchDeflater(inner);
+  return (await import("../shell/workers/batch_deflater.ts")).batchDeflater(inner);
 }
 
 /**
@@ -78,5 +76,5 @@ export async function deflaterFor(bytes: number, smallFiles = 0): Promise<Closab
  */
 export async function inflaterFor(bytes: number): Promise<{ inflater?: Inflater }> {
   if (bytes < NATIVE_BYTES) return {};
-  return (await import("../shell/deflate_pool.ts")).inflaterOption();
+  return (await import("../shell/workers/deflate_pool.ts")).inflaterOption();
 }

@@ -5,13 +5,10 @@
  *
  * @module
  */
-import { judge } from "../lib/conformance.ts";
-import type { Report } from "../lib/model.ts";
-import type { PortabilityWarning } from "../lib/host_names.ts";
-import type { ReadLimits } from "../lib/read.ts";
-import { openFileSource } from "../shell/files.ts";
-import { progressLine } from "../shell/progress.ts";
-import { scanPool } from "../shell/scan_pool.ts";
+import { judge, type PortabilityWarning, type ReadLimits, type Report } from "../lib/format/mod.ts";
+import { openFileSource } from "../shell/host/files.ts";
+import { progressLine } from "../shell/host/progress.ts";
+import { scanPool } from "../shell/workers/scan_pool.ts";
 import { EXIT, type Io } from "./io.ts";
 import { digestsForPack, inflaterFor } from "./codecs.ts";
 

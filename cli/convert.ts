@@ -7,15 +7,21 @@
  *
  * @module
  */
-import { land } from "../lib/land.ts";
-import { encodeBagInto, encodeFlat, type PreparedPack, preparePack } from "../lib/pack.ts";
-import type { Progress, ReadLimits } from "../lib/read.ts";
-import { progressLine } from "../shell/progress.ts";
-import { openFileSource, writeFileAtomic } from "../shell/files.ts";
-import { type Deflater, SMALL_DEFLATE } from "../lib/deflate.ts";
-import type { Digests } from "../lib/digests.ts";
+import {
+  encodeBagInto,
+  encodeFlat,
+  land,
+  type PreparedPack,
+  preparePack,
+  type Progress,
+  type ReadLimits,
+} from "../lib/format/mod.ts";
+import { progressLine } from "../shell/host/progress.ts";
+import { openFileSource, writeFileAtomic } from "../shell/host/files.ts";
+import { type Deflater, SMALL_DEFLATE } from "../lib/zip/mod.ts";
+import type { Digests } from "../lib/bytes/mod.ts";
 import { type ClosableDeflater, deflaterFor, digestsForPack, inflaterFor } from "./codecs.ts";
-import { scanPool } from "../shell/scan_pool.ts";
+import { scanPool } from "../shell/workers/scan_pool.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 
 /** The encoding an output path asks for, from its ending. */

@@ -9,15 +9,20 @@
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bytesEqual } from "../lib/_bytes.ts";
-import { judge } from "../lib/conformance.ts";
-import { land, planLanding } from "../lib/land.ts";
-import { mintPassportId } from "../lib/lineage.ts";
-import type { PassportState } from "../lib/model.ts";
-import { buildPackObject, encodeBag, encodeFlat, preparePack } from "../lib/pack.ts";
-import { luggageFromBytes } from "../lib/source.ts";
-import { writeFileAtomic } from "../shell/files.ts";
-import { nativeDigests } from "../shell/node_digests.ts";
+import { bytesEqual, luggageFromBytes } from "../lib/bytes/mod.ts";
+import {
+  buildPackObject,
+  encodeBag,
+  encodeFlat,
+  judge,
+  land,
+  mintPassportId,
+  type PassportState,
+  planLanding,
+  preparePack,
+} from "../lib/format/mod.ts";
+import { writeFileAtomic } from "../shell/host/files.ts";
+import { nativeDigests } from "../shell/host/node_digests.ts";
 import { EXIT, formatBytes, type Io } from "./io.ts";
 
 const SAMPLE: PassportState = {

@@ -5,13 +5,20 @@
  *
  * @module
  */
-import { env, homeFolder, hostName, platform, stderr, userName } from "../shell/host_process.ts";
-import { mintPassportId } from "../lib/lineage.ts";
-import type { PassportStore } from "../lib/store.ts";
-import { defaultStoreDir, FolderStore, resolveStoreDir } from "../shell/folder_store.ts";
-import { dirname, join } from "../shell/host_path.ts";
-import { portableDigests, sha256Hex } from "../lib/digests.ts";
-import type { KvStore } from "../shell/kv_store.ts";
+import {
+  env,
+  homeFolder,
+  hostName,
+  platform,
+  stderr,
+  userName,
+} from "../shell/host/host_process.ts";
+import { mintPassportId } from "../lib/format/mod.ts";
+import type { PassportStore } from "../lib/home/mod.ts";
+import { defaultStoreDir, FolderStore, resolveStoreDir } from "../shell/stores/folder_store.ts";
+import { dirname, join } from "../shell/host/host_path.ts";
+import { portableDigests, sha256Hex } from "../lib/bytes/mod.ts";
+import type { KvStore } from "../shell/stores/kv_store.ts";
 
 /** The environment variables the home folders depend on. */
 function homeEnv(): Record<string, string | undefined> {
@@ -49,7 +56,7 @@ const kvStores = new Map<string, KvStore>();
 // The other back ends are loaded only when named: a folder store never pays for them.
 async function openOtherStore(spec: string): Promise<PassportStore> {
   if (/^kv:/i.test(spec)) {
-    const { KvStore, kvUnavailable } = await import("../shell/kv_store.ts");
+    const { KvStore, kvUnavailable } = await import("../shell/stores/kv_store.ts");
     const why = kvUnavailable();
     if (why) throw new Error(why);
     if (spec.length === 3) throw new Error("kv: needs a path or a URL: --store kv:<path-or-url>");
@@ -58,7 +65,7 @@ async function openOtherStore(spec: string): Promise<PassportStore> {
     if (!store) kvStores.set(spec, store = new KvStore(spec.slice(3)));
     return store;
   }
-  const { defaultTokenDir, HttpStore } = await import("../shell/http_store.ts");
+  const { defaultTokenDir, HttpStore } = await import("../shell/stores/http_store.ts");
   const actor = actorName(undefined);
   return new HttpStore(spec, {
     ...(env("TASKPACK_TOKEN") ? { token: env("TASKPACK_TOKEN")! } : {}),

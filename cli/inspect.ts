@@ -6,17 +6,15 @@
  *
  * @module
  */
-import { isPlainObject } from "../lib/_json.ts";
-import { judge } from "../lib/conformance.ts";
-import { decodePack, type ReadLimits } from "../lib/read.ts";
-import { checkLuggage } from "../lib/land.ts";
-import { type FactState, summarisePack } from "../lib/summary.ts";
-import { openFileSource } from "../shell/files.ts";
+import { isPlainObject } from "../lib/bytes/mod.ts";
+import { checkLuggage, decodePack, judge, type ReadLimits } from "../lib/format/mod.ts";
+import { type FactState, summarisePack } from "../lib/home/mod.ts";
+import { openFileSource } from "../shell/host/files.ts";
 import { EXIT, formatBytes, type Io } from "./io.ts";
 import { formatPortability } from "./conformance.ts";
 import { digestsForPack } from "./codecs.ts";
 
-export { type FactState, factState } from "../lib/summary.ts";
+export { type FactState, factState } from "../lib/home/mod.ts";
 
 /**
  * Describes one file.

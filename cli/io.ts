@@ -5,13 +5,12 @@
  *
  * @module
  */
-import { readTextFile } from "../shell/host_fs.ts";
-import { parseJsonStrict } from "../lib/_json.ts";
-import { RefusalError, TaskPackReadError } from "../lib/errors.ts";
-import { ReceiptError } from "../lib/receipt.ts";
-import { StoreConflictError } from "../lib/store.ts";
+import { readTextFile } from "../shell/host/host_fs.ts";
+import { parseJsonStrict, RefusalError, TaskPackReadError } from "../lib/bytes/mod.ts";
+import { ReceiptError } from "../lib/format/mod.ts";
+import { StoreConflictError } from "../lib/home/mod.ts";
 
-export { formatBytes } from "../lib/_bytes.ts";
+export { formatBytes } from "../lib/bytes/mod.ts";
 
 /** Exit codes, as documented in `--help` and the README. */
 export const EXIT = {

@@ -11,20 +11,26 @@
  *
  * @module
  */
-import { join } from "../shell/host_path.ts";
-import type { Imperative } from "../lib/imperatives.ts";
-import { instructionsFound, land, type LandedPack, planLanding } from "../lib/land.ts";
-import type { ReadLimits } from "../lib/read.ts";
-import type { PassportStore } from "../lib/store.ts";
-import { zipEntryCount } from "../lib/zip_reader.ts";
-import { mergeReceipt } from "../lib/receipt.ts";
-import { receiptTarget } from "../lib/lineage.ts";
-import { openFileSource } from "../shell/files.ts";
-import type { HostNameRules, LandedName } from "../lib/host_names.ts";
-import { probeHostNames, usualHostNames } from "../shell/host_names.ts";
-import { absolutePath } from "../shell/host_process.ts";
-import { progressLine } from "../shell/progress.ts";
-import { scanPool } from "../shell/scan_pool.ts";
+import { join } from "../shell/host/host_path.ts";
+import type { Imperative } from "../lib/scan/mod.ts";
+import {
+  type HostNameRules,
+  instructionsFound,
+  land,
+  type LandedName,
+  type LandedPack,
+  mergeReceipt,
+  planLanding,
+  type ReadLimits,
+  receiptTarget,
+} from "../lib/format/mod.ts";
+import type { PassportStore } from "../lib/home/mod.ts";
+import { zipEntryCount } from "../lib/zip/mod.ts";
+import { openFileSource } from "../shell/host/files.ts";
+import { probeHostNames, usualHostNames } from "../shell/host/host_names.ts";
+import { absolutePath } from "../shell/host/host_process.ts";
+import { progressLine } from "../shell/host/progress.ts";
+import { scanPool } from "../shell/workers/scan_pool.ts";
 import { extractLuggage, type LuggageOut, luggageOut } from "./luggage_out.ts";
 import { machineName, mintUniqueId, now, openStore } from "./home.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { DEFAULT_READ_LIMITS, type ReadLimits } from "../lib/read.ts";
+import { DEFAULT_READ_LIMITS, type ReadLimits } from "../lib/format/mod.ts";
 import { UsageError } from "./io.ts";
 
 /** The limit names, as refusals name them. */

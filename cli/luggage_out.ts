@@ -14,11 +14,10 @@
  *
  * @module
  */
-import { basename, dirname, join } from "../shell/host_path.ts";
-import type { ReadLuggage } from "../lib/read.ts";
-import { progressCounter } from "../lib/_progress.ts";
-import { readAllBytes } from "../lib/_bytes.ts";
-import { makeFolder, writeNewFile } from "../shell/files.ts";
+import { basename, dirname, join } from "../shell/host/host_path.ts";
+import type { LandedName, ReadLuggage } from "../lib/format/mod.ts";
+import { progressCounter, readAllBytes } from "../lib/bytes/mod.ts";
+import { makeFolder, writeNewFile } from "../shell/host/files.ts";
 import {
   createFile,
   lstat,
@@ -28,10 +27,9 @@ import {
   removeEmptyFolder,
   rename,
   rm,
-} from "../shell/host_fs.ts";
-import type { LandedName } from "../lib/host_names.ts";
-import { progressLine } from "../shell/progress.ts";
-import { batchWriter } from "../shell/batch_writer.ts";
+} from "../shell/host/host_fs.ts";
+import { progressLine } from "../shell/host/progress.ts";
+import { batchWriter } from "../shell/workers/batch_writer.ts";
 import { UsageError } from "./io.ts";
 import { MANY_SMALL_FILES } from "./codecs.ts";
 

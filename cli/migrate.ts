@@ -6,9 +6,8 @@
  *
  * @module
  */
-import type { PassportStore } from "../lib/store.ts";
-import { StoreConflictError } from "../lib/store.ts";
-import { KvStore } from "../shell/kv_store.ts";
+import { type PassportStore, StoreConflictError } from "../lib/home/mod.ts";
+import { KvStore } from "../shell/stores/kv_store.ts";
 import { openStore, storeDir } from "./home.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 

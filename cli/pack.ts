@@ -7,17 +7,21 @@
  *
  * @module
  */
-import { basename } from "../shell/host_path.ts";
-import { receiptTarget } from "../lib/lineage.ts";
-import type { Ask, LandingCheck } from "../lib/model.ts";
-import { buildPackObject, preparePack } from "../lib/pack.ts";
-import { SMALL_DEFLATE } from "../lib/deflate.ts";
-import { assignAskIds, recordSentAsks } from "../lib/passport.ts";
-import { packWarnings } from "../lib/warnings.ts";
-import { portabilityWarnings } from "../lib/host_names.ts";
-import { checkFolderOf, walkLuggage } from "../shell/files.ts";
-import { progressLine } from "../shell/progress.ts";
-import { type ScanPool, scanPool } from "../shell/scan_pool.ts";
+import { basename } from "../shell/host/host_path.ts";
+import {
+  type Ask,
+  buildPackObject,
+  type LandingCheck,
+  packWarnings,
+  portabilityWarnings,
+  preparePack,
+  receiptTarget,
+} from "../lib/format/mod.ts";
+import { SMALL_DEFLATE } from "../lib/zip/mod.ts";
+import { assignAskIds, recordSentAsks } from "../lib/home/mod.ts";
+import { checkFolderOf, walkLuggage } from "../shell/host/files.ts";
+import { progressLine } from "../shell/host/progress.ts";
+import { type ScanPool, scanPool } from "../shell/workers/scan_pool.ts";
 import { type ClosableDeflater, deflaterFor, digestsFor, MANY_SMALL_FILES } from "./codecs.ts";
 import { targetEncoding, writePack } from "./convert.ts";
 import { actorName, machineName, now, openStore } from "./home.ts";

@@ -6,15 +6,18 @@
  *
  * @module
  */
-import { mkdir, open as openFile, rm } from "../shell/host_fs.ts";
-import { pid } from "../shell/host_process.ts";
-import { join } from "../shell/host_path.ts";
-import { isPlainObject } from "../lib/_json.ts";
-import { compileContext, handoffPrompt } from "../lib/context.ts";
-import { isPassportId } from "../lib/lineage.ts";
-import type { PassportState } from "../lib/model.ts";
-import { answerAsk, newPassportState } from "../lib/passport.ts";
-import type { PassportStore } from "../lib/store.ts";
+import { mkdir, open as openFile, rm } from "../shell/host/host_fs.ts";
+import { pid } from "../shell/host/host_process.ts";
+import { join } from "../shell/host/host_path.ts";
+import { isPlainObject } from "../lib/bytes/mod.ts";
+import {
+  answerAsk,
+  compileContext,
+  handoffPrompt,
+  newPassportState,
+  type PassportStore,
+} from "../lib/home/mod.ts";
+import { isPassportId, type PassportState } from "../lib/format/mod.ts";
 import { actorName, machineName, mintUniqueId, now, openStore } from "./home.ts";
 import { EXIT, type Io, readJsonFile, UsageError } from "./io.ts";
 

@@ -7,11 +7,11 @@
  * @module
  */
 import { join } from "node:path";
-import { isPassportId } from "../lib/lineage.ts";
-import type { PassportStore } from "../lib/store.ts";
-import { FolderStore } from "../shell/folder_store.ts";
-import { createHomeHandler, issueToken } from "../shell/home_server.ts";
-import { KV_LEDGER_PREFIX, KvStore } from "../shell/kv_store.ts";
+import { isPassportId } from "../lib/format/mod.ts";
+import type { PassportStore } from "../lib/home/mod.ts";
+import { FolderStore } from "../shell/stores/folder_store.ts";
+import { createHomeHandler, issueToken } from "../shell/http/home_server.ts";
+import { KV_LEDGER_PREFIX, KvStore } from "../shell/stores/kv_store.ts";
 import { openStore, storeDir } from "./home.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 

@@ -18,9 +18,10 @@
  *
  * @example Serve a store (what `taskpack mcp --store ./passports` does)
  * ```ts ignore
- * import { runMcp } from "./mcp/server.ts";
+ * import { main } from "../cli.ts";
+ * import { runMcp } from "./server.ts";
  *
- * const code = await runMcp({ store: "./passports" });
+ * const code = await runMcp(main, { store: "./passports" });
  * ```
  *
  * @module
@@ -38,9 +39,8 @@ import { Scratch, TOOLS, type ToolSpec } from "./tools.ts";
 export type { Io } from "../cli/io.ts";
 
 /**
- * The CLI entry point, `main` from `cli.ts`: the one code path every tool goes through. `cli.ts`
- * passes its own `main` in (a static import back into `cli.ts` would deadlock on its top-level
- * await); anyone else gets it loaded on first use.
+ * The CLI entry point, `main` from `cli.ts`: the one code path every tool goes through. The
+ * caller passes it in, so this package never imports the CLI that starts it.
  */
 export type CliMain = (args: string[], io: Io) => Promise<number>;
 
@@ -69,16 +69,16 @@ export interface McpSettings {
 /**
  * Resolves the options once, the way the CLI would: the result is fixed for the server's life.
  *
+ * @param run The CLI's `main`.
  * @param options The flags `taskpack mcp` was given.
- * @param run The CLI's `main` (loaded from `cli.ts` on first use when not given).
  * @returns The settings every tool call uses.
  */
-export function resolveMcpSettings(options: McpOptions = {}, run?: CliMain): McpSettings {
+export function resolveMcpSettings(run: CliMain, options: McpOptions = {}): McpSettings {
   return {
     store: absoluteStore(storeDir(options.store)),
     machine: machineName(options.machine),
     actor: actorName(options.actor),
-    run: run ?? (async (args, io) => (await import("../cli.ts")).main(args, io)),
+    run,
   };
 }
 
@@ -91,17 +91,17 @@ function absoluteStore(spec: string): string {
  * Runs `taskpack mcp`: serves the store over stdio until the client closes standard input.
  * Logs go to `io.err`; standard output carries the protocol only.
  *
+ * @param run The CLI's `main`.
  * @param options The store, machine and actor (each falls back like the CLI's flags).
  * @param io Where the server's own log lines go (only `err` is used).
- * @param run The CLI's `main` (`cli.ts` passes its own; loaded on first use when not given).
  * @returns The exit code, once the client has gone.
  */
 export async function runMcp(
+  run: CliMain,
   options: McpOptions = {},
   io: Io = stderrIo,
-  run?: CliMain,
 ): Promise<number> {
-  const settings = resolveMcpSettings(options, run);
+  const settings = resolveMcpSettings(run, options);
   keepStdoutForProtocol();
   io.err(
     `taskpack mcp ${denoConfig.version}: serving ${settings.store} as machine ${settings.machine} over stdio\n`,

@@ -23,7 +23,7 @@ import {
   seeded,
 } from "../tools/make_hostile_corpus.ts";
 import { extraRecord, forgeZip } from "./_zip_forge.ts";
-import type { PackObject } from "../lib/model.ts";
+import type { PackObject } from "../lib/format/model.ts";
 
 /** A case made at test time. */
 export interface GeneratedCase extends Expectation {
@@ -340,11 +340,11 @@ if (import.meta.main) {
   // holds rather than what the collector has yet to free, a collection runs after every
   // inflated chunk, and the RSS without that is reported too. Both with the platform's
   // inflater (the library's default) and with the CLI's.
-  const { judge } = await import("../lib/conformance.ts");
-  const { land } = await import("../lib/land.ts");
-  const { nativeDigests } = await import("../shell/node_digests.ts");
-  const { nativeInflater } = await import("../shell/deflate_pool.ts");
-  type Inflater = import("../lib/deflate.ts").Inflater;
+  const { judge } = await import("../lib/format/conformance.ts");
+  const { land } = await import("../lib/format/land.ts");
+  const { nativeDigests } = await import("../shell/host/node_digests.ts");
+  const { nativeInflater } = await import("../shell/workers/deflate_pool.ts");
+  type Inflater = import("../lib/zip/deflate.ts").Inflater;
   const gc = (globalThis as { gc?: () => void }).gc;
   const mib = Number(Deno.args[0] ?? 256);
   const bombs = await bigBombs(mib);

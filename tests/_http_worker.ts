@@ -7,8 +7,8 @@
 //     it read, and on a StoreConflictError start that checkpoint over. Prints one JSON line:
 //     { "pid": <pid>, "versions": [<the version each successful save wrote>], "conflicts": n }.
 import process from "node:process";
-import { StoreConflictError } from "../lib/store.ts";
-import { HttpStore } from "../shell/http_store.ts";
+import { StoreConflictError } from "../lib/home/store.ts";
+import { HttpStore } from "../shell/stores/http_store.ts";
 
 const [url, id, countArg] = Deno.args;
 const token = Deno.env.get("TASKPACK_TOKEN");

@@ -11,8 +11,8 @@
 //     <bytes> copies of one letter and records the letter and the round in `round`, so a torn
 //     or mixed file shows. Meant to be killed.
 import process from "node:process";
-import { FolderStore } from "../shell/folder_store.ts";
-import { StoreConflictError } from "../lib/store.ts";
+import { FolderStore } from "../shell/stores/folder_store.ts";
+import { StoreConflictError } from "../lib/home/store.ts";
 
 const [dir, id, mode, sizeArg] = Deno.args;
 if (!dir || !id || !mode) {

@@ -14,8 +14,8 @@
  *
  * @module
  */
-import { crc32 } from "../lib/_crc32.ts";
-import { deflateRaw } from "../lib/deflate.ts";
+import { crc32 } from "../lib/bytes/crc32.ts";
+import { deflateRaw } from "../lib/zip/deflate.ts";
 
 /** One entry to forge. `data` is the body exactly as stored in the archive. */
 export interface ForgeEntry {

@@ -3,9 +3,9 @@
 // deflating on the calling thread, whatever the batching, and still does when its worker fails.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { deflateRawSmall } from "../lib/_deflate_raw.ts";
-import { type Deflater, platformDeflater, SMALL_DEFLATE } from "../lib/deflate.ts";
-import { batchDeflater } from "../shell/batch_deflater.ts";
+import { deflateRawSmall } from "../lib/zip/deflate_raw.ts";
+import { type Deflater, platformDeflater, SMALL_DEFLATE } from "../lib/zip/deflate.ts";
+import { batchDeflater } from "../shell/workers/batch_deflater.ts";
 import { MANY_SMALL_FILES } from "../cli/codecs.ts";
 import { cli } from "./_cli.ts";
 

@@ -3,11 +3,11 @@
 // reported with its path and nothing more is written after it, and landing cleans up after one.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { batchWriter } from "../shell/batch_writer.ts";
+import { batchWriter } from "../shell/workers/batch_writer.ts";
 import { extractLuggage } from "../cli/luggage_out.ts";
 import { MANY_SMALL_FILES } from "../cli/codecs.ts";
 import { luggageFromBytes } from "../mod.ts";
-import type { ReadLuggage } from "../lib/read.ts";
+import type { ReadLuggage } from "../lib/format/read.ts";
 import { inTempDir } from "./_helpers.ts";
 
 Deno.test("every file is created with its bytes, and progress counts them all", async () => {

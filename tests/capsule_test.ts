@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { canonicalJson } from "../lib/_json.ts";
+import { canonicalJson } from "../lib/bytes/json.ts";
 import { runCapsule } from "../cli/capsule.ts";
 import {
   buildPackObject,

@@ -4,8 +4,8 @@
 // throws, whatever the bytes.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { canonicalJson } from "../lib/_json.ts";
-import { writeZip } from "../lib/zip_writer.ts";
+import { canonicalJson } from "../lib/bytes/json.ts";
+import { writeZip } from "../lib/zip/writer.ts";
 import {
   type CheckId,
   deriveTagFiles,

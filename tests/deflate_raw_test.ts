@@ -2,15 +2,15 @@
 import assert from "node:assert/strict";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import fc from "fast-check";
-import { concatBytes } from "../lib/_bytes.ts";
-import { deflateRawSmall } from "../lib/_deflate_raw.ts";
+import { concatBytes } from "../lib/bytes/bytes.ts";
+import { deflateRawSmall } from "../lib/zip/deflate_raw.ts";
 import {
   CODE_LENGTH_ORDER,
   DISTANCE_BASE,
   DISTANCE_EXTRA,
   LENGTH_BASE,
   LENGTH_EXTRA,
-} from "../lib/_deflate_tables.ts";
+} from "../lib/zip/deflate_tables.ts";
 
 // --- Helpers ---------------------------------------------------------------------------------
 
@@ -319,8 +319,8 @@ Deno.test("deflateRawSmall: the platform's DecompressionStream inflates the outp
 
 Deno.test("deflateRawSmall: the same bytes give the same output, whatever ran before", async () => {
   // A separate instance of the module, with scratch state of its own that has seen nothing.
-  const fresh: typeof import("../lib/_deflate_raw.ts") = await import(
-    new URL("../lib/_deflate_raw.ts?instance=fresh", import.meta.url).href
+  const fresh: typeof import("../lib/zip/deflate_raw.ts") = await import(
+    new URL("../lib/zip/deflate_raw.ts?instance=fresh", import.meta.url).href
   );
   assert.notEqual(fresh.deflateRawSmall, deflateRawSmall);
   const inputs = [

@@ -3,16 +3,16 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { crc32 as zlibCrc32 } from "node:zlib";
 import fc from "fast-check";
-import { Sha256 } from "../lib/_sha256.ts";
-import { crc32 } from "../lib/_crc32.ts";
+import { Sha256 } from "../lib/bytes/sha256.ts";
+import { crc32 } from "../lib/bytes/crc32.ts";
 import {
   decodeBase64Js,
   decodeBase64Strict,
   encodeBase64,
   encodeBase64Js,
-} from "../lib/_base64.ts";
-import { portableDigests, sha256Hex } from "../lib/digests.ts";
-import { nativeDigests } from "../shell/node_digests.ts";
+} from "../lib/bytes/base64.ts";
+import { portableDigests, sha256Hex } from "../lib/bytes/digests.ts";
+import { nativeDigests } from "../shell/host/node_digests.ts";
 
 const encoder = new TextEncoder();
 

@@ -10,12 +10,12 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { extractLuggage } from "../cli/luggage_out.ts";
-import { judge } from "../lib/conformance.ts";
-import { RefusalError, TaskPackReadError } from "../lib/errors.ts";
-import { land } from "../lib/land.ts";
-import { buildPackObject, encodeBag, encodeFlat, preparePack } from "../lib/pack.ts";
-import { auditLuggage, decodePack, type ReadLimits } from "../lib/read.ts";
-import { luggageFromBytes } from "../lib/source.ts";
+import { judge } from "../lib/format/conformance.ts";
+import { RefusalError, TaskPackReadError } from "../lib/bytes/errors.ts";
+import { land } from "../lib/format/land.ts";
+import { buildPackObject, encodeBag, encodeFlat, preparePack } from "../lib/format/pack.ts";
+import { auditLuggage, decodePack, type ReadLimits } from "../lib/format/read.ts";
+import { luggageFromBytes } from "../lib/bytes/source.ts";
 import {
   bagParts,
   baseObject,

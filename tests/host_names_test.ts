@@ -8,6 +8,7 @@ import {
   buildPackObject,
   encodeBag,
   type HostNameRules,
+  judge,
   land,
   luggageFromBytes,
   luggageNameProblem,
@@ -21,12 +22,11 @@ import {
   windowsProblem,
 } from "../mod.ts";
 import { extractLuggage } from "../cli/luggage_out.ts";
-import { type ProbeFs, probeHostNames } from "../shell/host_names.ts";
+import { type ProbeFs, probeHostNames } from "../shell/host/host_names.ts";
 import { main } from "../cli.ts";
 import { bagParts, BASE_LUGGAGE, baseObject, forgeBag } from "../tools/make_hostile_corpus.ts";
 import { cli, snapshot } from "./_cli.ts";
 import { convert, readReference, SAMPLE_OPTIONS, sampleState, streamBytes } from "./_helpers.ts";
-import { judge } from "../mod.ts";
 
 const encoder = new TextEncoder();
 

@@ -10,7 +10,7 @@ import {
   posixNormalize,
   posixResolve,
   windowsJoin,
-} from "../shell/host_path.ts";
+} from "../shell/host/host_path.ts";
 
 const path = fc.array(fc.constantFrom("a", "bc", ".", "..", "/", "//", "", ".a", "a.", "..."), {
   maxLength: 7,

@@ -3,9 +3,9 @@
 // secret-shaped cases tests/_hostile_generated.ts builds at run time): every case through the
 // judge, the library's land, and the CLI as a subprocess, which must write nothing.
 import assert from "node:assert/strict";
-import { judge } from "../lib/conformance.ts";
-import { RefusalError, TaskPackReadError } from "../lib/errors.ts";
-import { land } from "../lib/land.ts";
+import { judge } from "../lib/format/conformance.ts";
+import { RefusalError, TaskPackReadError } from "../lib/bytes/errors.ts";
+import { land } from "../lib/format/land.ts";
 import { main } from "../cli.ts";
 import { cli, snapshot } from "./_cli.ts";
 import { generatedCases } from "./_hostile_generated.ts";
@@ -18,7 +18,7 @@ import {
   flat,
 } from "../tools/make_hostile_corpus.ts";
 import { forgeZip } from "./_zip_forge.ts";
-import type { ReadLimits } from "../lib/read.ts";
+import type { ReadLimits } from "../lib/format/read.ts";
 import { parseLimitFlags } from "../cli/limits.ts";
 import { runConformance } from "../cli/conformance.ts";
 import { runConvert } from "../cli/convert.ts";
@@ -334,7 +334,7 @@ Deno.test("the corpus on disk is exactly what tools/make_hostile_corpus.ts write
 });
 
 Deno.test("no committed case holds a secret-shaped token", async () => {
-  const { findCredential } = await import("../lib/patterns.ts");
+  const { findCredential } = await import("../lib/scan/patterns.ts");
   for (const c of cases.filter((c) => c.committed)) {
     const text = new TextDecoder("latin1").decode(c.bytes);
     assert.equal(findCredential(text), null, c.id);
@@ -377,7 +377,7 @@ Deno.test("a receipt whose passport id is a path cannot put its luggage outside 
 });
 
 Deno.test("every limit has a default, refuses with a message naming it, and can be raised", async (t) => {
-  const { DEFAULT_READ_LIMITS } = await import("../lib/read.ts");
+  const { DEFAULT_READ_LIMITS } = await import("../lib/format/read.ts");
   const corpus = new Map((await buildCorpus()).map((c) => [c.id, c.bytes]));
   const bag = corpus.get("zip/valid-stored")!;
   const flatFile = corpus.get("flat/valid")!;
@@ -493,8 +493,8 @@ Deno.test("every limit has a default, refuses with a message naming it, and can 
 });
 
 Deno.test("the writer refuses a luggage name the judge fails (C7), without quoting it", async () => {
-  const { preparePack } = await import("../lib/pack.ts");
-  const { luggageFromBytes } = await import("../lib/source.ts");
+  const { preparePack } = await import("../lib/format/pack.ts");
+  const { luggageFromBytes } = await import("../lib/bytes/source.ts");
   const { tokens } = await import("./_hostile_generated.ts");
   const token = tokens().find((t) => t.kind === "github-token")!.token;
   const base = await baseObject();
@@ -535,7 +535,7 @@ Deno.test("a credential in a ZIP comment or extra field is named by where it is,
 });
 
 Deno.test("every generated token is found by the detector it stands for", async () => {
-  const { findCredential } = await import("../lib/patterns.ts");
+  const { findCredential } = await import("../lib/scan/patterns.ts");
   const { tokens } = await import("./_hostile_generated.ts");
   const kinds = new Set<string>();
   for (const { kind, token } of tokens()) {

@@ -21,8 +21,8 @@ import {
   DISTANCE_EXTRA,
   LENGTH_BASE,
   LENGTH_EXTRA,
-} from "../lib/_deflate_tables.ts";
-import { inflateRawStrict } from "../lib/_inflate_raw.ts";
+} from "../lib/zip/deflate_tables.ts";
+import { inflateRawStrict } from "../lib/zip/inflate_raw.ts";
 
 type Outcome = { bytes: Uint8Array } | { problem: "trailing" | "too-large" | "corrupt" };
 

@@ -3,7 +3,7 @@
 // with identical entries and text, and land.
 import assert from "node:assert/strict";
 import { bytesSource, decodePack, judge, land, planLanding } from "../mod.ts";
-import { openZip } from "../lib/zip_reader.ts";
+import { openZip } from "../lib/zip/reader.ts";
 import { convert, decoder, readReference, REFERENCE_FILES, streamBytes } from "./_helpers.ts";
 
 async function zipEntries(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {

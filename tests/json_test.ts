@@ -1,9 +1,13 @@
 // Copyright 2026 the taskpack authors. MIT license.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { canonicalJson, isPlainObject, parseJsonStrict } from "../lib/_json.ts";
-import type { StrictJsonOptions } from "../lib/_json.ts";
-import { type ReadErrorCode, TaskPackReadError } from "../lib/errors.ts";
+import {
+  canonicalJson,
+  isPlainObject,
+  parseJsonStrict,
+  type StrictJsonOptions,
+} from "../lib/bytes/json.ts";
+import { type ReadErrorCode, TaskPackReadError } from "../lib/bytes/errors.ts";
 
 /** Parses and expects a TaskPackReadError with `code`; returns it. */
 function rejects(

@@ -35,9 +35,13 @@ Deno.test("mod.ts's module graph is the pure core: no node: module, no npm, no C
   assert.deepEqual(imported.filter((s) => /^(npm|jsr|https?):/.test(s)), []);
   const root = new URL("../", import.meta.url).href;
   for (const specifier of specifiers) {
-    assert.match(specifier.slice(root.length), /^(mod\.ts|lib\/[a-z0-9_]+\.ts)$/, specifier);
+    assert.match(
+      specifier.slice(root.length),
+      /^(mod\.ts|lib\/[a-z0-9]+\/[a-z0-9_]+\.ts)$/,
+      specifier,
+    );
   }
-  assert.ok(specifiers.some((s) => s.endsWith("/lib/conformance.ts")));
+  assert.ok(specifiers.some((s) => s.endsWith("/lib/format/conformance.ts")));
 });
 
 Deno.test("the check above would catch the CLI's I/O", async () => {

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { luggageOut } from "../cli/luggage_out.ts";
 import { MANY_SMALL_FILES } from "../cli/codecs.ts";
 import { luggageFromBytes } from "../mod.ts";
-import { auditLuggage, decodePack, type ReadLuggage } from "../lib/read.ts";
+import { auditLuggage, decodePack, type ReadLuggage } from "../lib/format/read.ts";
 import { bagParts, baseObject, forgeBag } from "../tools/make_hostile_corpus.ts";
 import { tokens } from "./_hostile_generated.ts";
 import { cli } from "./_cli.ts";

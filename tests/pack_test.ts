@@ -14,9 +14,9 @@ import {
   preparePack,
   RefusalError,
 } from "../mod.ts";
-import { nativeDigests } from "../shell/node_digests.ts";
-import { deflateRawSmall } from "../lib/_deflate_raw.ts";
-import { platformDeflater } from "../lib/deflate.ts";
+import { nativeDigests } from "../shell/host/node_digests.ts";
+import { deflateRawSmall } from "../lib/zip/deflate_raw.ts";
+import { platformDeflater } from "../lib/zip/deflate.ts";
 import { packBoth, SAMPLE_OPTIONS, sampleState, streamBytes } from "./_helpers.ts";
 
 function pack(change: (p: PackObject) => void = () => {}): PackObject {

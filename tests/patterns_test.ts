@@ -9,8 +9,8 @@ import {
   isInstructionKey,
   scanBytes,
   TextScanner,
-} from "../lib/patterns.ts";
-import { countNewlines } from "../lib/_bytes.ts";
+} from "../lib/scan/patterns.ts";
+import { countNewlines } from "../lib/bytes/bytes.ts";
 
 // No literal secret-shaped token appears in this file: every token is assembled at run time
 // from fragments and seeded random characters (see the self-scan test at the end).
@@ -900,7 +900,7 @@ Deno.test("digests and base64 of random bytes trigger nothing", async (t) => {
 });
 
 Deno.test("this module and its tests hold no credential", async () => {
-  for (const path of ["../lib/patterns.ts", "./patterns_test.ts"]) {
+  for (const path of ["../lib/scan/patterns.ts", "./patterns_test.ts"]) {
     const text = await Deno.readTextFile(new URL(path, import.meta.url));
     assert.equal(findCredential(text), null, path);
   }

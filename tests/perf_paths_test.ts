@@ -17,15 +17,15 @@ import {
   type Progress,
   TextScanner,
 } from "../mod.ts";
-import { deflatePool } from "../shell/deflate_pool.ts";
+import { deflatePool } from "../shell/workers/deflate_pool.ts";
 import {
   fileStream,
   openFileSource,
   walkLuggage,
   writeFileAtomic,
   writeNewFile,
-} from "../shell/files.ts";
-import { nativeDigests } from "../shell/node_digests.ts";
+} from "../shell/host/files.ts";
+import { nativeDigests } from "../shell/host/node_digests.ts";
 import { streamBytes } from "./_helpers.ts";
 
 /** xorshift32, seeded. */

@@ -3,8 +3,8 @@
 // The format's invariants, on generated packs of every shape (fast-check).
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { canonicalJson } from "../lib/_json.ts";
-import { decodeUtf8Strict, utf8 } from "../lib/_bytes.ts";
+import { canonicalJson } from "../lib/bytes/json.ts";
+import { decodeUtf8Strict, utf8 } from "../lib/bytes/bytes.ts";
 import {
   buildPackObject,
   type BuildPackOptions,

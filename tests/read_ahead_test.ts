@@ -3,10 +3,10 @@
 // and reading here again whenever the worker cannot help.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { readAhead } from "../shell/read_ahead.ts";
-import { deflateRawSmall } from "../lib/_deflate_raw.ts";
-import { SMALL_DEFLATE } from "../lib/deflate.ts";
-import { readUntilExpected, walkLuggage } from "../shell/files.ts";
+import { readAhead } from "../shell/workers/read_ahead.ts";
+import { deflateRawSmall } from "../lib/zip/deflate_raw.ts";
+import { SMALL_DEFLATE } from "../lib/zip/deflate.ts";
+import { readUntilExpected, walkLuggage } from "../shell/host/files.ts";
 import { inTempDir } from "./_helpers.ts";
 
 Deno.test("files taken in order are the files' bytes (and deflated, when asked), whatever their sizes, and whatever size was expected", async () => {

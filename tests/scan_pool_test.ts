@@ -3,8 +3,8 @@
 // memory bounded, and is what the CLI uses for large luggage. Tokens are built at run time.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type ScanResult, TextScanner } from "../lib/patterns.ts";
-import { SCAN_AHEAD, scanPool } from "../shell/scan_pool.ts";
+import { type ScanResult, TextScanner } from "../lib/scan/patterns.ts";
+import { SCAN_AHEAD, scanPool } from "../shell/workers/scan_pool.ts";
 import { tokens } from "./_hostile_generated.ts";
 import { bagParts, BASE_LUGGAGE, baseObject, deflated } from "../tools/make_hostile_corpus.ts";
 import { forgeZip } from "./_zip_forge.ts";

@@ -16,8 +16,8 @@ import {
   type Report,
   TASKPACK_A2A_EXTENSION_URI,
 } from "../mod.ts";
-import { BOUND_ENV, boundsFromEnv } from "../shell/request_bounds.ts";
-import { nativeDigests } from "../shell/node_digests.ts";
+import { BOUND_ENV, boundsFromEnv } from "../shell/http/request_bounds.ts";
+import { nativeDigests } from "../shell/host/node_digests.ts";
 import {
   inTempDir,
   readReference,
@@ -581,7 +581,7 @@ Deno.test("`deno task serve` takes the bounds from TASKPACK_JUDGE_* variables", 
   // Loopback unless told otherwise: a judge open to every interface is a choice, not a default.
   assert.equal(config.tasks.serve, "deno serve -A --host 127.0.0.1 shell/judge_server.ts");
   const { status, json } = await postToDenoServe(
-    "shell/judge_server.ts",
+    "shell/http/judge_server.ts",
     await reference("handoff.taskpack"),
     { [BOUND_ENV.maxBodyBytes]: "1KiB", [BOUND_ENV.maxWorkMs]: "5000" },
   );

@@ -5,22 +5,22 @@
 // migrate between back ends; and the CLI end to end against a KV store and against serve-home.
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { MemoryStore, StoreConflictError } from "../lib/store.ts";
-import { FolderStore } from "../shell/folder_store.ts";
+import { MemoryStore, StoreConflictError } from "../lib/home/store.ts";
+import { FolderStore } from "../shell/stores/folder_store.ts";
 import {
   createHomeHandler,
   hashToken,
   type HomeHandler,
   issueToken,
-} from "../shell/home_server.ts";
-import { ClaimHeldError, HomeRequestError, HttpStore } from "../shell/http_store.ts";
+} from "../shell/http/home_server.ts";
+import { ClaimHeldError, HomeRequestError, HttpStore } from "../shell/stores/http_store.ts";
 import {
   KV_CHUNK_BYTES,
   KV_LEDGER_PREFIX,
   type KvKey,
   KvStore,
   PassportRecordError,
-} from "../shell/kv_store.ts";
+} from "../shell/stores/kv_store.ts";
 import { cli } from "./_cli.ts";
 import { decoder, inTempDir } from "./_helpers.ts";
 import { storeConformance } from "./store_conformance.ts";

@@ -4,8 +4,8 @@
 //
 //   storeConformance("folder", async () => ({ store, cleanup }));
 import assert from "node:assert/strict";
-import type { PassportState } from "../lib/model.ts";
-import { type PassportStore, StoreConflictError, summarise } from "../lib/store.ts";
+import type { PassportState } from "../lib/format/model.ts";
+import { type PassportStore, StoreConflictError, summarise } from "../lib/home/store.ts";
 
 /** A fresh, empty store and a way to throw it away. */
 export type MakeStore = () => Promise<{ store: PassportStore; cleanup(): Promise<void> }>;

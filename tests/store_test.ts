@@ -6,16 +6,16 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { canonicalJson } from "../lib/_json.ts";
-import type { PassportState } from "../lib/model.ts";
-import { MemoryStore, StoreConflictError } from "../lib/store.ts";
+import { canonicalJson } from "../lib/bytes/json.ts";
+import type { PassportState } from "../lib/format/model.ts";
+import { MemoryStore, StoreConflictError } from "../lib/home/store.ts";
 import {
   defaultStoreDir,
   FolderStore,
   PassportFileError,
   resolveStoreDir,
   StoreLockTimeoutError,
-} from "../shell/folder_store.ts";
+} from "../shell/stores/folder_store.ts";
 import { decoder } from "./_helpers.ts";
 import { storeConformance } from "./store_conformance.ts";
 

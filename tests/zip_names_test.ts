@@ -4,7 +4,7 @@
 // first name that clashes with an earlier one, as comparing every pair does.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { DEFAULT_ZIP_LIMITS, zipNameClash, zipNameProblem } from "../lib/zip_reader.ts";
+import { DEFAULT_ZIP_LIMITS, zipNameClash, zipNameProblem } from "../lib/zip/reader.ts";
 
 /** The rules of `zipNameProblem`'s documentation, one by one. */
 function safeByTheRules(name: string, limits: { maxNameBytes: number; maxDepth: number }) {

@@ -7,14 +7,14 @@ import {
   deflateRawStream,
   inflateRawStream,
   looksCompressible,
-} from "../lib/deflate.ts";
+} from "../lib/zip/deflate.ts";
 import {
   writeZip,
   type WriteZipOptions,
   type ZipStreamEntry,
   zipToBytes,
   type ZipWriteEntry,
-} from "../lib/zip_writer.ts";
+} from "../lib/zip/writer.ts";
 import {
   DEFAULT_ZIP_LIMITS,
   openZip,
@@ -22,11 +22,11 @@ import {
   type ZipLimits,
   zipNameClash,
   zipNameProblem,
-} from "../lib/zip_reader.ts";
-import { type ByteSource, bytesSource } from "../lib/source.ts";
-import { type ReadErrorCode, TaskPackReadError } from "../lib/errors.ts";
-import { type Digests, portableDigests } from "../lib/digests.ts";
-import { nativeInflater } from "../shell/deflate_pool.ts";
+} from "../lib/zip/reader.ts";
+import { type ByteSource, bytesSource } from "../lib/bytes/source.ts";
+import { type ReadErrorCode, TaskPackReadError } from "../lib/bytes/errors.ts";
+import { type Digests, portableDigests } from "../lib/bytes/digests.ts";
+import { nativeInflater } from "../shell/workers/deflate_pool.ts";
 import {
   crc,
   deflate,

@@ -24,9 +24,9 @@ import { mkdir, open, rm, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { buildPackObject, encodeFlat, preparePack } from "../lib/pack.ts";
-import { luggageFromBytes } from "../lib/source.ts";
-import { nativeDigests } from "../shell/node_digests.ts";
+import { buildPackObject, encodeFlat, preparePack } from "../lib/format/mod.ts";
+import { luggageFromBytes } from "../lib/bytes/mod.ts";
+import { nativeDigests } from "../shell/host/node_digests.ts";
 
 /** A workload id. */
 export type WorkloadId = "a" | "b" | "c" | "d" | "e" | "f";

@@ -19,7 +19,7 @@
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { WORKERS } from "../shell/worker_url.ts";
+import { WORKERS } from "../shell/workers/worker_url.ts";
 import { bundle, formatSize, npmTool, packageVersion, ROOT, runOk } from "./_tools.ts";
 
 /** Where the npm package is assembled. */
@@ -51,7 +51,7 @@ export async function buildNpm(log: (line: string) => void = () => {}): Promise<
   await bundle("cli.ts", join(NPM_DIR, "cli"), { platform: "deno", format: "esm", split: true });
   // Workers are started by URL, not imported: each is a bundle of its own beside the chunks.
   for (const worker of WORKERS) {
-    await bundle(`shell/${worker}.ts`, join(NPM_DIR, "cli", `${worker}.js`), {
+    await bundle(`shell/workers/${worker}.ts`, join(NPM_DIR, "cli", `${worker}.js`), {
       platform: "deno",
       format: "esm",
     });

@@ -16,13 +16,20 @@
  *
  * @module
  */
-import { canonicalJson } from "../lib/_json.ts";
-import { deriveTagFiles, LUGGAGE_PREFIX, PASSPORT_PATH } from "../lib/bag.ts";
-import { deflateRaw } from "../lib/deflate.ts";
-import { portableDigests, sha256Hex } from "../lib/digests.ts";
-import { flatAttachment, flatText } from "../lib/flat.ts";
-import type { CheckId, FlatAttachment, PackObject } from "../lib/model.ts";
-import { buildPackObject, preparePack } from "../lib/pack.ts";
+import { canonicalJson, portableDigests, sha256Hex } from "../lib/bytes/mod.ts";
+import {
+  buildPackObject,
+  type CheckId,
+  deriveTagFiles,
+  type FlatAttachment,
+  flatAttachment,
+  flatText,
+  LUGGAGE_PREFIX,
+  type PackObject,
+  PASSPORT_PATH,
+  preparePack,
+} from "../lib/format/mod.ts";
+import { deflateRaw } from "../lib/zip/mod.ts";
 import {
   crc,
   descriptor,

@@ -1,0 +1,667 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+/**
+ * The one chokepoint every pack goes through (TaskPack 0.1 §4.1, §4.2, §4.3, §4.5).
+ *
+ * {@linkcode preparePack} seals the facts, refuses what must not travel (credentials and
+ * transcripts in the pack object and in the whole of every luggage file, asks without
+ * `accept` or `what`, instruction fields, unsafe luggage names), and hashes the luggage in one
+ * streaming pass. The encoders {@linkcode encodeBag} and {@linkcode encodeFlat} accept only
+ * what it returned, so no path writes a pack that skipped those rules.
+ *
+ * @module
+ */
+import {
+  canonicalJson,
+  concatBytes,
+  type Digests,
+  isPlainObject,
+  type Luggage,
+  luggageChunks,
+  portableDigests,
+  type Progress,
+  progressCounter,
+  readAllBytes,
+  RefusalError,
+  sha256Hex,
+  utf8,
+} from "../bytes/mod.ts";
+import { deriveTagFiles, LUGGAGE_PREFIX, PASSPORT_PATH, type TagFiles } from "./bag.ts";
+import {
+  type Deflater,
+  looksCompressible,
+  platformDeflater,
+  writeZip,
+  type WriteZipOptions,
+  writeZipTo,
+  type ZipWriteEntry,
+} from "../zip/mod.ts";
+import { flatAttachment, flatText } from "./flat.ts";
+import { lineageForPack } from "./lineage.ts";
+import {
+  type Ask,
+  type LandingCheck,
+  MAX_INLINE_ATTACHMENT_BYTES,
+  PACK_SPEC,
+  type PackKind,
+  type PackObject,
+  type PassportState,
+  type Repair,
+} from "./model.ts";
+import { luggageSetProblem } from "./names.ts";
+import {
+  type LuggageScanner,
+  type ScannerFactory,
+  type ScanResult,
+  TextScanner,
+} from "../scan/mod.ts";
+import { assertPackable, luggageNameProblems } from "./refuse.ts";
+import { sealPack } from "./seal.ts";
+
+export type { Deflater, Inflater } from "../zip/mod.ts";
+
+/** Luggage up to this size is held in memory and deflated whole; larger luggage streams. */
+const SMALL_LUGGAGE = 64 * 1024;
+/** Small luggage is copied into slabs of this size (see {@linkcode SlabCopier}). */
+const SLAB_BYTES = 256 * 1024;
+
+/** Options for {@linkcode buildPackObject}. */
+export interface BuildPackOptions {
+  /** `handoff` (default) or `receipt`. */
+  kind?: PackKind;
+  /** When the pack is made: a `Date` or an ISO string (the core never reads the clock). */
+  packedAt: Date | string;
+  /** The sender's machine name (the core never reads the host name). */
+  machine: string;
+  /** Who packs it. */
+  actor?: string;
+  /** The harness that packs it (default: the passport's `harness`, else empty). */
+  harness?: string;
+  /** One line for the receiver. */
+  note?: string;
+  /** Asks to send; each needs `what` and `accept` (§4.3). */
+  asks?: readonly Partial<Ask>[];
+  /** Landing checks for the receiver (§4.4). */
+  landingChecks?: readonly Partial<LandingCheck>[];
+}
+
+/**
+ * Builds the pack object for a passport (§3): lineage extended from the passport's own
+ * (§3.1), asks and landing checks normalised. Nothing is sealed or refused here: that is
+ * {@linkcode preparePack}'s job, and every encoder requires it.
+ *
+ * @param state The passport state to send.
+ * @param options Kind, time, origin, note, asks, landing checks.
+ * @returns The pack object.
+ *
+ * @example Usage
+ * ```ts
+ * import { buildPackObject } from "@taskpack/cli";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const pack = buildPackObject(
+ *   { id: "TP-9CB7-J5MK", version: 2, title: "release plugin" },
+ *   {
+ *     packedAt: new Date("2026-12-02T16:46:10.250Z"),
+ *     machine: "vm",
+ *     actor: "alice",
+ *     asks: [{ what: "cover image prompt", accept: "one prompt for 750x400" }],
+ *   },
+ * );
+ * assertEquals(pack.packed_at, "2026-12-02T16:46:10Z");
+ * assertEquals(pack.lineage.chain, ["TP-9CB7-J5MK@2"]);
+ * assertEquals(pack.asks[0]!.id, "a1");
+ * ```
+ */
+export function buildPackObject(state: PassportState, options: BuildPackOptions): PackObject {
+  if (!isPlainObject(state) || typeof state.id !== "string" || state.id === "") {
+    throw new TypeError("Cannot build pack: the passport state has no id");
+  }
+  const harness = options.harness ?? (typeof state.harness === "string" ? state.harness : "");
+  return {
+    spec: PACK_SPEC,
+    kind: options.kind === "receipt" ? "receipt" : "handoff",
+    packed_at: formatPackedAt(options.packedAt),
+    origin: { actor: options.actor ?? "", machine: options.machine, harness },
+    lineage: lineageForPack({ ...state, version: Number(state.version) || 0 }),
+    note: options.note ?? "",
+    passport: state,
+    asks: (options.asks ?? []).map(normaliseAsk),
+    landing_checks: (options.landingChecks ?? []).map(normaliseCheck),
+  };
+}
+
+/**
+ * Formats a pack time as `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds).
+ *
+ * @param at A `Date` or a string `Date` can parse.
+ * @returns The formatted time.
+ *
+ * @example Usage
+ * ```ts
+ * import { formatPackedAt } from "@taskpack/cli";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(formatPackedAt("2026-08-16T05:11:04.999+02:00"), "2026-08-16T03:11:04Z");
+ * ```
+ */
+export function formatPackedAt(at: Date | string): string {
+  const date = typeof at === "string" ? new Date(at) : at;
+  if (Number.isNaN(date.getTime())) {
+    throw new RangeError(`Cannot build pack: "${at}" is not a time`);
+  }
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** One luggage file after the chokepoint: hashed, scanned, its storage decided. */
+export interface PreparedLuggage {
+  /** Path under `data/files/`. */
+  readonly name: string;
+  /** Byte count. */
+  readonly size: number;
+  /** Lower-case hex SHA-256. */
+  readonly sha256: string;
+  /** CRC-32, for the ZIP entry. */
+  readonly crc32: number;
+  /** Whether the bag deflates it (large files: decided from a sample; small: by trying). */
+  readonly compress: boolean;
+  /** The bytes, when small enough to be held. */
+  readonly bytes: Uint8Array | null;
+  /** Opens the bytes again for writing. */
+  open(): ReadableStream<Uint8Array>;
+}
+
+/** A pack that passed the chokepoint, ready for either encoding. */
+export interface PreparedPack {
+  /** The sealed pack object. */
+  readonly object: PackObject;
+  /** `data/passport.json`: the canonical JSON of {@linkcode PreparedPack.object}. */
+  readonly passportJson: Uint8Array;
+  /** Luggage in pack order. */
+  readonly luggage: readonly PreparedLuggage[];
+  /** The derived tag files. */
+  readonly tags: TagFiles;
+  /** The pack digest: sha256 of `tagmanifest-sha256.txt`, the same for both encodings. */
+  readonly digest: string;
+  /** The facts sealing changed (empty for a pack that was already sealed). */
+  readonly repairs: readonly Repair[];
+}
+
+/** Options for {@linkcode preparePack}. */
+export interface PrepareOptions {
+  /** Hash implementations (default: portable). */
+  digests?: Digests;
+  /**
+   * A deflater to start on the small luggage files while the rest is read (so that another
+   * core compresses while this one hashes and scans). Pass the same one to
+   * {@linkcode encodeBag}, which then uses what it made. Default: none (`encodeBag` deflates).
+   * A file whose source deflated it already ({@linkcode Luggage.deflated}) is not deflated again.
+   */
+  deflater?: Deflater;
+  /** Told how far hashing and scanning the luggage has come (see {@linkcode Progress}). */
+  onProgress?: (progress: Progress) => void;
+  /** Makes the scanner for each luggage file (default: a `TextScanner` on this thread). */
+  scanner?: ScannerFactory;
+}
+
+const prepared = new WeakSet<PreparedPack>();
+/** Small luggage deflated during {@linkcode preparePack}, and by which deflater. */
+const early = new WeakMap<
+  PreparedLuggage,
+  { deflater: Deflater; deflated: Promise<Uint8Array> | Uint8Array }
+>();
+
+/**
+ * The chokepoint: seals, refuses, hashes. Every pack, in either encoding, is made from its
+ * result.
+ *
+ * @param pack The pack object (from {@linkcode buildPackObject}, or read from a file).
+ * @param luggage The luggage, in pack order.
+ * @param options Digests.
+ * @returns The prepared pack.
+ * @throws {RefusalError} When the pack must not be produced; the message names the rule and
+ * where (a field path, or a luggage file and line), never the secret itself.
+ *
+ * @example Usage
+ * ```ts
+ * import { buildPackObject, luggageFromBytes, preparePack } from "@taskpack/cli";
+ * import { assertEquals, assertMatch } from "@std/assert";
+ *
+ * const state = {
+ *   id: "TP-9CB7-J5MK",
+ *   version: 2,
+ *   facts: [{ claim: "port 8080 is free", scope: "machine", verified: true }],
+ * };
+ * const pack = buildPackObject(state, { packedAt: "2026-12-02T16:46:10Z", machine: "vm" });
+ * const ready = await preparePack(pack, [luggageFromBytes("brief.txt", "Release brief\n")]);
+ * assertEquals(ready.object.passport.facts![0]!.verified, false);
+ * assertEquals(ready.luggage[0]!.size, 14);
+ * assertMatch(ready.digest, /^[0-9a-f]{64}$/);
+ * ```
+ */
+export async function preparePack(
+  pack: PackObject,
+  luggage: readonly Luggage[],
+  options: PrepareOptions = {},
+): Promise<PreparedPack> {
+  const digests = options.digests ?? portableDigests;
+  checkShape(pack);
+  const { pack: sealed, repairs } = sealPack(pack);
+  assertPackable(sealed);
+  const [named] = luggageNameProblems(luggage.map((file) => file.name));
+  if (named) throw new RefusalError(named.rule, named.where, named.detail);
+  const clash = luggageSetProblem(luggage.map((file) => file.name));
+  if (clash) {
+    throw new RefusalError("luggage-name", `${LUGGAGE_PREFIX}${clash.name}`, clash.problem);
+  }
+
+  const files: PreparedLuggage[] = [];
+  const progress = progressCounter(options.onProgress, luggage);
+  const copies = new SlabCopier();
+  for (const file of luggage) {
+    const scanner = options.scanner?.(file.size) ?? new TextScanner();
+    const ready = await prepareLuggage(file, digests, scanner, progress.bytes, copies);
+    progress.file();
+    if (options.deflater && ready.bytes && ready.size > 0) {
+      // What the source deflated as it read (on another core) saves the deflater the work.
+      const made = file.read && file.deflated ? await file.deflated() : null;
+      const deflated = made ?? options.deflater.deflate(ready.bytes);
+      if (deflated instanceof Promise) deflated.catch(() => {}); // awaited by encodeBag, if the pack gets that far
+      early.set(ready, { deflater: options.deflater, deflated });
+    }
+    files.push(ready);
+  }
+
+  const passportJson = utf8(canonicalJson(sealed));
+  const tags = deriveTagFiles(sealed, [
+    { path: PASSPORT_PATH, sha256: sha256Hex(digests, passportJson), size: passportJson.length },
+    ...files.map((f) => ({ path: LUGGAGE_PREFIX + f.name, sha256: f.sha256, size: f.size })),
+  ], digests);
+  const result: PreparedPack = Object.freeze({
+    object: sealed,
+    passportJson,
+    luggage: Object.freeze(files),
+    tags,
+    digest: tags.digest,
+    repairs: Object.freeze(repairs),
+  });
+  prepared.add(result);
+  return result;
+}
+
+/** Options for {@linkcode encodeBag}. */
+export interface EncodeBagOptions {
+  /** Hash implementations (default: portable). */
+  digests?: Digests;
+  /**
+   * The DEFLATE implementation (default: the platform's `CompressionStream`). The archive is
+   * reproducible for a given deflater; its entries and the pack digest do not depend on it.
+   */
+  deflater?: Deflater;
+  /** Told how far writing the luggage has come (see {@linkcode Progress}). */
+  onProgress?: (progress: Progress) => void;
+}
+
+/**
+ * Writes a prepared pack as a `.taskpack` (ZIP + BagIt), streaming. Canonical: entries in a
+ * fixed order (tag files, `data/passport.json`, luggage in pack order), every timestamp taken
+ * from `packed_at`, small entries deflated only when that makes them smaller, large ones
+ * stored when a sample shows they do not compress. The same pack gives the same bytes on
+ * every run of a runtime.
+ *
+ * @param pack The result of {@linkcode preparePack}.
+ * @param options Digests.
+ * @returns The archive bytes as a stream.
+ *
+ * @example Usage
+ * ```ts
+ * import { buildPackObject, encodeBag, preparePack } from "@taskpack/cli";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const pack = buildPackObject({ id: "TP-9CB7-J5MK", version: 1 }, {
+ *   packedAt: "2026-12-02T16:46:10Z",
+ *   machine: "vm",
+ * });
+ * const ready = await preparePack(pack, []);
+ * const first = new Uint8Array(await new Response(encodeBag(ready)).arrayBuffer());
+ * const again = new Uint8Array(await new Response(encodeBag(ready)).arrayBuffer());
+ * assertEquals(first.subarray(0, 4), new Uint8Array([0x50, 0x4b, 0x03, 0x04]));
+ * assertEquals(first, again);
+ * ```
+ */
+export function encodeBag(
+  pack: PreparedPack,
+  options: EncodeBagOptions = {},
+): ReadableStream<Uint8Array> {
+  const { entries, settings } = bagEntries(pack, options);
+  return writeZip(entries, settings);
+}
+
+/**
+ * Writes a prepared pack as a `.taskpack` into `sink`, chunk by chunk: the same bytes as
+ * {@linkcode encodeBag}. Each chunk is only valid during the call that hands it over (use or
+ * copy it before returning), which lets large stored luggage go from its source to the sink
+ * through one reused buffer — the way a shell writing a file should call it.
+ *
+ * @param pack The result of {@linkcode preparePack}.
+ * @param sink Receives the archive's bytes in order; awaited before the next chunk.
+ * @param options Digests, deflater, progress.
+ *
+ * @example Usage
+ * ```ts
+ * import { buildPackObject, encodeBag, encodeBagInto, preparePack } from "@taskpack/cli";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const pack = buildPackObject({ id: "TP-9CB7-J5MK", version: 1 }, {
+ *   packedAt: "2026-12-02T16:46:10Z",
+ *   machine: "vm",
+ * });
+ * const ready = await preparePack(pack, []);
+ * const parts: Uint8Array<ArrayBuffer>[] = [];
+ * await encodeBagInto(ready, (chunk) => void parts.push(chunk.slice()));
+ * const streamed = new Uint8Array(await new Response(encodeBag(ready)).arrayBuffer());
+ * assertEquals(new Uint8Array(await new Blob(parts).arrayBuffer()), streamed);
+ * ```
+ */
+export async function encodeBagInto(
+  pack: PreparedPack,
+  sink: (chunk: Uint8Array) => void | Promise<void>,
+  options: EncodeBagOptions = {},
+): Promise<void> {
+  const { entries, settings } = bagEntries(pack, options);
+  await writeZipTo(entries, sink, settings);
+}
+
+/** The entries of a bag, in canonical order, and the writer's settings. */
+function bagEntries(
+  pack: PreparedPack,
+  options: EncodeBagOptions,
+): { entries: ZipWriteEntry[]; settings: WriteZipOptions } {
+  assertPrepared(pack);
+  const deflater = options.deflater ?? platformDeflater;
+  const entries: ZipWriteEntry[] = [
+    { name: "bagit.txt", bytes: pack.tags.bagit },
+    { name: "bag-info.txt", bytes: pack.tags.bagInfo },
+    { name: "manifest-sha256.txt", bytes: pack.tags.manifest },
+    { name: "tagmanifest-sha256.txt", bytes: pack.tags.tagManifest },
+    { name: PASSPORT_PATH, bytes: pack.passportJson },
+    ...pack.luggage.map((file): ZipWriteEntry => {
+      if (!file.bytes) return streamEntry(file);
+      const made = early.get(file);
+      return made?.deflater === deflater
+        ? { name: LUGGAGE_PREFIX + file.name, bytes: file.bytes, deflated: made.deflated }
+        : { name: LUGGAGE_PREFIX + file.name, bytes: file.bytes };
+    }),
+  ];
+  const progress = progressCounter(options.onProgress, pack.luggage);
+  const tags = entries.length - pack.luggage.length;
+  return {
+    entries,
+    settings: {
+      modified: zipTime(pack.object.packed_at),
+      digests: options.digests ?? portableDigests,
+      deflater,
+      ...(options.onProgress
+        ? {
+          onProgress: (index: number, bytes: number, done: boolean) => {
+            if (index < tags) return;
+            if (bytes > 0) progress.bytes(bytes);
+            if (done) progress.file();
+          },
+        }
+        : {}),
+    },
+  };
+}
+
+function streamEntry(file: PreparedLuggage): ZipWriteEntry {
+  return {
+    name: LUGGAGE_PREFIX + file.name,
+    size: file.size,
+    crc32: file.crc32,
+    compress: file.compress,
+    open: () => file.open(),
+  };
+}
+
+/** Options for {@linkcode encodeFlat}. */
+export interface EncodeFlatOptions {
+  /**
+   * The largest attachment to inline. A pack with a bigger one travels as `.taskpack`
+   * (spec §2.2); pass `Infinity` to lift the limit.
+   * @default {1048576}
+   */
+  maxAttachmentBytes?: number;
+}
+
+/**
+ * Writes a prepared pack as a `.taskpack.json` (the flat form).
+ *
+ * @param pack The result of {@linkcode preparePack}.
+ * @param options The inline size limit.
+ * @returns The flat text.
+ * @throws {RefusalError} With rule `flat-too-large` when an attachment is over the limit.
+ *
+ * @example Usage
+ * ```ts
+ * import { buildPackObject, encodeFlat, luggageFromBytes, preparePack } from "@taskpack/cli";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const pack = buildPackObject({ id: "TP-9CB7-J5MK", version: 1 }, {
+ *   packedAt: "2026-12-02T16:46:10Z",
+ *   machine: "vm",
+ * });
+ * const ready = await preparePack(pack, [luggageFromBytes("n.md", "nested note\n")]);
+ * const flat = JSON.parse(await encodeFlat(ready));
+ * assertEquals(flat.attachments[0].data, "nested note\n");
+ * assertEquals(flat.passport.passport.id, "TP-9CB7-J5MK");
+ * ```
+ */
+export async function encodeFlat(
+  pack: PreparedPack,
+  options: EncodeFlatOptions = {},
+): Promise<string> {
+  assertPrepared(pack);
+  const limit = options.maxAttachmentBytes ?? MAX_INLINE_ATTACHMENT_BYTES;
+  const oversized = pack.luggage.find((file) => file.size > limit);
+  if (oversized) {
+    throw new RefusalError(
+      "flat-too-large",
+      LUGGAGE_PREFIX + oversized.name,
+      `the attachment is ${oversized.size} bytes, over the ${limit}-byte inline limit of the flat ` +
+        "form; send the .taskpack (zip) form, or lift the limit explicitly",
+    );
+  }
+  const attachments = [];
+  for (const file of pack.luggage) {
+    const bytes = file.bytes ?? await readAllBytes(file.open(), file.size);
+    attachments.push(flatAttachment(file.name, bytes, file.sha256));
+  }
+  return flatText(pack.object, attachments);
+}
+
+/**
+ * The ZIP timestamp for a pack: `packed_at`, or 1980-01-01 when it is missing or unreadable
+ * (the earliest time a ZIP can hold), so the archive never depends on the clock.
+ *
+ * @param packedAt The pack's `packed_at`.
+ * @returns The time to write into every header.
+ */
+export function zipTime(packedAt: unknown): Date {
+  const earliest = Date.UTC(1980, 0, 1);
+  const parsed = typeof packedAt === "string" ? Date.parse(packedAt) : Number.NaN;
+  return new Date(Number.isNaN(parsed) || parsed < earliest ? earliest : parsed);
+}
+
+async function prepareLuggage(
+  file: Luggage,
+  digests: Digests,
+  scanner: LuggageScanner,
+  onBytes: (count: number) => void,
+  copies: SlabCopier,
+): Promise<PreparedLuggage> {
+  const where = LUGGAGE_PREFIX + file.name;
+  if (file.read && file.size <= SMALL_LUGGAGE) {
+    return checked(file, await file.read(), digests, scanner, onBytes, copies);
+  }
+  const hasher = digests.sha256();
+  const sample: Uint8Array[] = [];
+  let sampled = 0;
+  let crc = 0;
+  let size = 0;
+  // Each chunk is looked at once (hash, CRC, scan, a copy of the sample): it may be read into
+  // a buffer used again for the next one.
+  for await (const value of luggageChunks(file)) {
+    hasher.update(value);
+    crc = digests.crc32(value, crc);
+    const behind = scanner.push(value);
+    if (behind) await behind;
+    size += value.length;
+    onBytes(value.length);
+    if (sampled < SMALL_LUGGAGE) {
+      const piece = value.subarray(0, SMALL_LUGGAGE - sampled);
+      sample.push(piece.slice());
+      sampled += piece.length;
+    }
+  }
+  checkSize(size, file, where);
+  refuse((await scanner.finish()).finding, where);
+  const head = concatBytes(sample);
+  const small = size <= SMALL_LUGGAGE;
+  return {
+    name: file.name,
+    size,
+    sha256: hasher.digestHex(),
+    crc32: crc >>> 0,
+    compress: small || await looksCompressible(head),
+    bytes: small ? head : null,
+    open: () => file.open(),
+  };
+}
+
+/**
+ * Small luggage its source read whole: hashed, checked and scanned in one go (no stream, no
+ * copies: thousands of small files spend most of their time on per-chunk bookkeeping otherwise).
+ */
+async function checked(
+  file: Luggage,
+  read: Uint8Array,
+  digests: Digests,
+  scanner: LuggageScanner,
+  onBytes: (count: number) => void,
+  copies: SlabCopier,
+): Promise<PreparedLuggage> {
+  const where = LUGGAGE_PREFIX + file.name;
+  checkSize(read.length, file, where);
+  // Bytes of our own: the source's array could otherwise be changed after this check.
+  const bytes = file.readsOwnBytes === true ? read : copies.copy(read);
+  const hasher = digests.sha256();
+  hasher.update(bytes);
+  if (scanner.scanWhole) {
+    refuse((await scanner.scanWhole(bytes)).finding, where);
+  } else {
+    const behind = scanner.push(bytes);
+    if (behind) await behind;
+    refuse((await scanner.finish()).finding, where);
+  }
+  onBytes(bytes.length);
+  return {
+    name: file.name,
+    size: bytes.length,
+    sha256: hasher.digestHex(),
+    crc32: digests.crc32(bytes, 0) >>> 0,
+    compress: true,
+    bytes,
+    open: () => file.open(),
+  };
+}
+
+/**
+ * Copies small byte arrays into shared slabs: thousands of small files then cost a few dozen
+ * buffers rather than one each (each buffer costs its allocation, the collector's attention,
+ * and the runtime's teardown). A slab lives as long as any copy in it, as the files do.
+ */
+class SlabCopier {
+  #slab = new Uint8Array(0);
+  #used = 0;
+
+  copy(bytes: Uint8Array): Uint8Array {
+    if (bytes.length > SLAB_BYTES / 16) return bytes.slice();
+    if (this.#used + bytes.length > this.#slab.length) {
+      this.#slab = new Uint8Array(SLAB_BYTES);
+      this.#used = 0;
+    }
+    const copy = this.#slab.subarray(this.#used, this.#used + bytes.length);
+    copy.set(bytes);
+    this.#used += bytes.length;
+    return copy;
+  }
+}
+
+/** Throws when a luggage file held another size than it declared (it changed meanwhile). */
+function checkSize(size: number, file: Luggage, where: string): void {
+  if (size !== file.size) {
+    throw new TypeError(
+      `Cannot pack: ${where} is ${size} bytes, not the ${file.size} declared (did it change?)`,
+    );
+  }
+}
+
+/** Throws the refusal for what the scanner found in a luggage file, if anything. */
+function refuse(finding: ScanResult["finding"], where: string): void {
+  if (finding) {
+    throw new RefusalError(
+      finding.rule,
+      `${where}:${finding.line}`,
+      finding.rule === "credential"
+        ? "the luggage looks like it carries a credential"
+        : "the luggage looks like a chat transcript",
+    );
+  }
+}
+
+function checkShape(pack: PackObject): void {
+  if (!isPlainObject(pack)) throw new TypeError("Cannot pack: the pack object is not an object");
+  if (pack.spec !== PACK_SPEC) throw new TypeError(`Cannot pack: spec is not "${PACK_SPEC}"`);
+  if (pack.kind !== "handoff" && pack.kind !== "receipt") {
+    throw new TypeError('Cannot pack: kind is not "handoff" or "receipt"');
+  }
+  if (!isPlainObject(pack.passport) || typeof pack.passport.id !== "string" || !pack.passport.id) {
+    throw new TypeError("Cannot pack: the passport state has no id");
+  }
+}
+
+function assertPrepared(pack: PreparedPack): void {
+  if (!prepared.has(pack)) {
+    throw new TypeError(
+      "Cannot encode pack: pass the result of preparePack(), the only way to a pack",
+    );
+  }
+}
+
+function normaliseAsk(ask: Partial<Ask>, index: number): Ask {
+  const status = ask.status === "answered" || ask.status === "dropped" ? ask.status : "open";
+  const out: Ask = {
+    id: text(ask.id) || `a${index + 1}`,
+    to: text(ask.to) || "peer",
+    what: text(ask.what),
+    why: text(ask.why),
+    accept: text(ask.accept),
+    status,
+    answer: ask.answer ?? null,
+  };
+  if (ask.answered_by !== undefined) out.answered_by = text(ask.answered_by);
+  if (ask.answered_at !== undefined) out.answered_at = text(ask.answered_at);
+  return out;
+}
+
+function normaliseCheck(check: Partial<LandingCheck>, index: number): LandingCheck {
+  const id = text(check.id) || `c${index + 1}`;
+  const what = text(check.check);
+  if (!what) throw new TypeError(`Cannot build pack: landing check ${id} has no check text`);
+  return { id, check: what, how: text(check.how), required: check.required !== false };
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value.trim() : value == null ? "" : String(value).trim();
+}

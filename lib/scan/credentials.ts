@@ -1,0 +1,401 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+/**
+ * The credential detector (TaskPack 0.1 §4.1, `C7`): private key blocks and the token shapes of
+ * common vendors, found in text with zero-width characters ignored. Re-exported by
+ * {@linkcode ./patterns.ts}.
+ *
+ * @module
+ */
+import type { Finding } from "./finding.ts";
+import { originalOffset, stripZeroWidth } from "./zero_width.ts";
+/**
+ * One token shape. Every match starts with one of `anchors` (or, with `start`, contains it),
+ * which one pass of a combined regex finds; `re` (sticky, so it runs at one place only) then
+ * decides. Every quantifier in `re` is bounded.
+ */
+interface CredentialDetector {
+  readonly kind: string;
+  readonly anchors: readonly string[];
+  readonly re: RegExp;
+  readonly start?: (text: string, at: number) => number;
+  readonly accept?: (match: string) => boolean;
+}
+
+/** How many of lower case, upper case and digits appear. */
+function charClasses(s: string): number {
+  const lower = /[a-z]/.test(s) ? 1 : 0;
+  const upper = /[A-Z]/.test(s) ? 1 : 0;
+  const digit = /[0-9]/.test(s) ? 1 : 0;
+  return lower + upper + digit;
+}
+
+/** Random-looking: at least two of lower, upper, digit. For weak prefixes. */
+function looksRandom(match: string, prefixLength: number): boolean {
+  return charClasses(match.slice(prefixLength)) >= 2;
+}
+
+/** `sk-` is a short prefix: even in a known shape, demand a digit, a letter, few hyphens. */
+function looksLikeOpenAiKey(match: string): boolean {
+  const body = match.slice(3);
+  if (!/[0-9]/.test(body) || !/[A-Za-z]/.test(body)) return false;
+  let hyphens = 0;
+  for (let i = 0; i < body.length; i++) if (body.charCodeAt(i) === 0x2d) hyphens++;
+  return hyphens * 8 <= body.length;
+}
+
+/** Counts the digits right before `at` (at most 11) and returns where they start, or -1. */
+function digitRunStart(text: string, at: number): number {
+  let i = at;
+  while (i > 0 && at - i <= 10) {
+    const code = text.charCodeAt(i - 1);
+    if (code < 0x30 || code > 0x39) break;
+    i--;
+  }
+  const run = at - i;
+  return run >= 8 && run <= 10 ? i : -1;
+}
+
+const CREDENTIAL_DETECTORS: readonly CredentialDetector[] = [
+  {
+    kind: "private-key",
+    anchors: ["-----BEGIN "],
+    // RSA, EC, DSA, OPENSSH, ENCRYPTED, plain PKCS#8 and "PGP PRIVATE KEY BLOCK", followed
+    // by key material (a placeholder such as "..." is not a key). Lines may be separated by
+    // real line breaks or by `\n` escapes (a key inside a JSON or source string), and may
+    // be preceded by armour headers (`Proc-Type: …`, `Version: …`).
+    re:
+      /-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\[nr]|["'+,]){1,16}(?:[A-Za-z][A-Za-z0-9-]{0,30}:[^\n\\]{0,100}(?:\s|\\[nr]|["'+,]){1,16}){0,2}[A-Za-z0-9+/]{32}/y,
+  },
+  {
+    kind: "anthropic-key",
+    anchors: ["sk-ant-"],
+    re: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,250}/y,
+  },
+  {
+    kind: "openai-key",
+    // Project, service account and admin keys; legacy keys (48 alphanumerics, often with
+    // "T3BlbkFJ" in the middle); 32 hex digits and `sk-or-v1-` (OpenAI-compatible vendors).
+    // Only these lengths: `sk-` followed by any alphanumeric run would be too loose.
+    anchors: ["sk-"],
+    re:
+      /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,250}|(?:[A-Za-z0-9]{48}|[a-f0-9]{32}|or-v1-[a-f0-9]{64})(?![A-Za-z0-9_-]))/y,
+    accept: looksLikeOpenAiKey,
+  },
+  {
+    kind: "google-api-key",
+    anchors: ["AIza"],
+    re: /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/y,
+  },
+  {
+    kind: "huggingface-token",
+    anchors: ["hf_"],
+    re: /(?<![A-Za-z0-9_-])hf_[A-Za-z0-9]{30,40}(?![A-Za-z0-9_-])/y,
+    accept: (m) => /[a-z]/.test(m.slice(3)) && /[A-Z]/.test(m),
+  },
+  {
+    kind: "groq-key",
+    anchors: ["gsk_"],
+    re: /(?<![A-Za-z0-9_-])gsk_[A-Za-z0-9]{48,60}(?![A-Za-z0-9_-])/y,
+    accept: (m) => looksRandom(m, 4),
+  },
+  {
+    kind: "replicate-token",
+    anchors: ["r8_"],
+    re: /(?<![A-Za-z0-9_-])r8_[A-Za-z0-9]{30,50}(?![A-Za-z0-9_-])/y,
+    accept: (m) => looksRandom(m, 3),
+  },
+  {
+    kind: "xai-key",
+    anchors: ["xai-"],
+    re: /(?<![A-Za-z0-9_-])xai-[A-Za-z0-9]{70,90}(?![A-Za-z0-9_-])/y,
+    accept: (m) => looksRandom(m, 4),
+  },
+  {
+    kind: "perplexity-key",
+    anchors: ["pplx-"],
+    re: /(?<![A-Za-z0-9_-])pplx-[A-Za-z0-9]{40,60}(?![A-Za-z0-9_-])/y,
+    accept: (m) => looksRandom(m, 5),
+  },
+  {
+    kind: "github-token",
+    anchors: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+    re: /(?<![A-Za-z0-9_-])gh[pousr]_[A-Za-z0-9]{36,251}/y,
+  },
+  {
+    kind: "github-token",
+    anchors: ["github_pat_"],
+    re: /(?<![A-Za-z0-9_-])github_pat_[A-Za-z0-9_]{40,250}/y,
+  },
+  {
+    kind: "gitlab-token",
+    anchors: ["glpat-", "gldt-", "glrt-", "glptt-"],
+    re: /(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]{20,250}/y,
+  },
+  {
+    kind: "npm-token",
+    anchors: ["npm_"],
+    re: /(?<![A-Za-z0-9_-])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_-])/y,
+    accept: (m) => looksRandom(m, 4),
+  },
+  {
+    kind: "pypi-token",
+    // A macaroon: base64 of "\x02\x01\x08pypi.org" (or test.pypi.org) and more.
+    anchors: ["pypi-AgE"],
+    re: /(?<![A-Za-z0-9_-])pypi-AgE[IN][A-Za-z0-9_-]{50,250}/y,
+  },
+  {
+    kind: "aws-access-key",
+    anchors: ["AKIA", "ASIA"],
+    re: /(?<![A-Za-z0-9])A[KS]IA[A-Z0-9]{16}(?![A-Za-z0-9])/y,
+  },
+  {
+    kind: "aws-secret-key",
+    anchors: ["aws_secret_access_key", "AWS_SECRET_ACCESS_KEY", "SecretAccessKey"],
+    re:
+      /(?:aws_secret_access_key|AWS_SECRET_ACCESS_KEY|SecretAccessKey)["']?[ \t]{0,16}[:=][ \t]{0,16}["']?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/y,
+  },
+  {
+    kind: "google-oauth-token",
+    anchors: ["ya29."],
+    re: /(?<![A-Za-z0-9_-])ya29\.[A-Za-z0-9_-]{20,250}/y,
+  },
+  {
+    kind: "google-oauth-token",
+    anchors: ["GOCSPX-"],
+    re: /(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/y,
+  },
+  {
+    kind: "digitalocean-token",
+    anchors: ["dop_v1_", "doo_v1_", "dor_v1_"],
+    re: /(?<![A-Za-z0-9_-])do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/y,
+  },
+  {
+    kind: "azure-key",
+    anchors: ["AccountKey=", "SharedAccessKey="],
+    re: /(?:AccountKey|SharedAccessKey)=[A-Za-z0-9+/]{40,250}/y,
+  },
+  {
+    kind: "slack-token",
+    anchors: ["xoxa-", "xoxb-", "xoxo-", "xoxp-", "xoxr-", "xoxs-", "xapp-"],
+    re: /(?<![A-Za-z0-9_-])(?:xox[abposr]|xapp)-[0-9]{1,20}-[A-Za-z0-9-]{16,250}/y,
+  },
+  {
+    kind: "slack-webhook",
+    anchors: ["hooks.slack.com/"],
+    re:
+      /hooks\.slack\.com\/(?:services\/T[A-Z0-9]{6,12}\/B[A-Z0-9]{6,12}\/[A-Za-z0-9]{16,40}|(?:workflows|triggers)\/T[A-Z0-9]{6,12}\/[A-Za-z0-9]{6,20}\/[0-9]{6,20}\/[A-Za-z0-9]{16,40})/y,
+  },
+  {
+    kind: "discord-webhook",
+    anchors: ["discord.", "discordapp."],
+    re:
+      /discord(?:app)?\.com\/api\/(?:v[0-9]{1,2}\/)?webhooks\/[0-9]{15,25}\/[A-Za-z0-9_-]{50,100}/y,
+  },
+  {
+    kind: "telegram-bot-token",
+    anchors: [":AA"],
+    re: /(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/y,
+    start: digitRunStart,
+  },
+  {
+    kind: "stripe-key",
+    anchors: ["sk_live_", "sk_test_", "rk_live_", "rk_test_"],
+    re: /(?<![A-Za-z0-9_-])[sr]k_(?:live|test)_[A-Za-z0-9]{20,250}/y,
+  },
+  {
+    kind: "square-token",
+    anchors: ["sq0atp-", "sq0csp-"],
+    re: /(?<![A-Za-z0-9_-])sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}/y,
+  },
+  {
+    kind: "sendgrid-key",
+    anchors: ["SG."],
+    re: /(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/y,
+  },
+  {
+    kind: "twilio-key",
+    anchors: ["SK"],
+    re: /(?<![A-Za-z0-9])SK[0-9a-fA-F]{32}(?![A-Za-z0-9])/y,
+  },
+  {
+    kind: "shopify-token",
+    anchors: ["shpat_", "shpss_", "shpca_", "shppa_"],
+    re: /(?<![A-Za-z0-9_-])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![A-Za-z0-9])/y,
+  },
+];
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+/**
+ * A regex source matching any of `words`, shaped as a trie (`s(?:k-|k_live_)|…`), which the
+ * regex engine scans much faster than a flat alternation. Where one word is a prefix of
+ * another, the longer one is preferred.
+ */
+function trieSource(words: readonly string[]): string {
+  const groups = new Map<string, string[]>();
+  for (const word of words) {
+    const first = word.charAt(0);
+    const rest = groups.get(first) ?? [];
+    rest.push(word.slice(1));
+    groups.set(first, rest);
+  }
+  const alternatives: string[] = [];
+  for (const [first, rests] of groups) {
+    const longer = rests.filter((rest) => rest !== "");
+    if (longer.length === 0) {
+      alternatives.push(escapeRegExp(first));
+      continue;
+    }
+    const optional = longer.length < rests.length;
+    const inner = longer.length === 1 && !optional
+      ? escapeRegExp(longer[0]!)
+      : `(?:${longer.length === 1 ? escapeRegExp(longer[0]!) : trieSource(longer)})`;
+    alternatives.push(escapeRegExp(first) + inner + (optional ? "?" : ""));
+  }
+  return alternatives.join("|");
+}
+
+/** Characters that end the short prefix of most token shapes (`sk-`, `ghp_`, `ya29.`). */
+const DELIMITERS = "-_.=";
+
+/** Detectors to try at a delimiter when `prefix` ends right before it. */
+interface DelimitedAnchor {
+  readonly prefix: string;
+  readonly delimiter: string;
+  readonly detectors: readonly CredentialDetector[];
+}
+
+/**
+ * The anchors, compiled for one fast pass. A regex engine scanning for many literals enters
+ * its alternation at every common letter; here it mostly waits for a delimiter (`-`, `_`, `.`,
+ * `=`) and looks behind it for a known prefix. Anchors with no delimiter after their first
+ * character (`AKIA`, `SK`, `-----BEGIN `, `:AA`) are matched as literals. Where a hit is
+ * found, every anchor that fits there is tried, whichever alternative matched.
+ */
+const ANCHORS: {
+  readonly re: RegExp;
+  readonly delimited: ReadonlyMap<string, readonly DelimitedAnchor[]>;
+  readonly literals: ReadonlyMap<
+    number,
+    readonly { literal: string; detector: CredentialDetector }[]
+  >;
+} = (() => {
+  const delimited = new Map<string, Map<string, CredentialDetector[]>>();
+  const literals = new Map<number, { literal: string; detector: CredentialDetector }[]>();
+  for (const detector of CREDENTIAL_DETECTORS) {
+    for (const anchor of detector.anchors) {
+      let cut = 1;
+      while (cut < anchor.length && !DELIMITERS.includes(anchor.charAt(cut))) cut++;
+      if (cut < anchor.length && !DELIMITERS.includes(anchor.charAt(0))) {
+        const byPrefix = delimited.get(anchor.charAt(cut)) ?? new Map();
+        const list = byPrefix.get(anchor.slice(0, cut)) ?? [];
+        if (!list.includes(detector)) list.push(detector);
+        byPrefix.set(anchor.slice(0, cut), list);
+        delimited.set(anchor.charAt(cut), byPrefix);
+      } else {
+        const list = literals.get(anchor.charCodeAt(0)) ?? [];
+        list.push({ literal: anchor, detector });
+        literals.set(anchor.charCodeAt(0), list);
+      }
+    }
+  }
+  const prefixes = [...delimited.values()].flatMap((byPrefix) => [...byPrefix.keys()]);
+  const literalSource = trieSource([...literals.values()].flat().map((entry) => entry.literal));
+  // Every delimiter escaped, so that `-` can never form a range inside the class.
+  const delimiterClass = `[${[...delimited.keys()].map((c) => `\\${c}`).join("")}]`;
+  const re = new RegExp(
+    `(?<=${trieSource([...new Set(prefixes)])})${delimiterClass}|${literalSource}`,
+    "g",
+  );
+  const flat = new Map<string, DelimitedAnchor[]>();
+  for (const [delimiter, byPrefix] of delimited) {
+    flat.set(
+      delimiter,
+      [...byPrefix].map(([prefix, detectors]) => ({ prefix, delimiter, detectors })),
+    );
+  }
+  return { re, delimited: flat, literals };
+})();
+
+/** Runs `detector` at `start`; true when it matches and the match is decided. */
+function detectAt(
+  detector: CredentialDetector,
+  text: string,
+  start: number,
+  final: boolean,
+): boolean {
+  if (start < 0) return false;
+  const re = detector.re;
+  re.lastIndex = start;
+  const match = re.exec(text);
+  return match !== null && (final || re.lastIndex < text.length) &&
+    (detector.accept === undefined || detector.accept(match[0]));
+}
+
+/**
+ * The first credential in `text` (already stripped of zero-width characters) whose anchor
+ * lies at or after `from`. Unless `final`, a match that runs to the end of `text` is left for
+ * the next window: the text after it, not yet seen, could change the verdict.
+ */
+export function scanCredentials(
+  text: string,
+  from: number,
+  final: boolean,
+): { kind: string; index: number } | null {
+  const anchors = ANCHORS.re;
+  anchors.lastIndex = from;
+  for (let hit = anchors.exec(text); hit !== null; hit = anchors.exec(text)) {
+    const at = hit.index;
+    // Anchors may overlap: resume right after this hit's start, not after its end.
+    anchors.lastIndex = at + 1;
+    for (const { prefix, detectors } of ANCHORS.delimited.get(text.charAt(at)) ?? []) {
+      const start = at - prefix.length;
+      if (start < 0 || !text.startsWith(prefix, start)) continue;
+      for (const detector of detectors) {
+        if (detectAt(detector, text, start, final)) return { kind: detector.kind, index: start };
+      }
+    }
+    for (const { literal, detector } of ANCHORS.literals.get(text.charCodeAt(at)) ?? []) {
+      if (!text.startsWith(literal, at)) continue;
+      const start = detector.start ? detector.start(text, at) : at;
+      if (detectAt(detector, text, start, final)) return { kind: detector.kind, index: start };
+    }
+  }
+  return null;
+}
+
+/**
+ * Finds the first credential in `text`: a private key block (`-----BEGIN … PRIVATE KEY-----`,
+ * including RSA, EC, DSA, OPENSSH, ENCRYPTED and PGP) or a token shape of a common vendor:
+ * AI vendors (OpenAI, Anthropic, Google, Hugging Face, Groq, Replicate, xAI, Perplexity), code
+ * hosts (GitHub, GitLab), registries (npm, PyPI), clouds (AWS, Google OAuth, DigitalOcean,
+ * Azure), chat (Slack, Discord and Telegram), payments (Stripe, Square), SendGrid, Twilio and
+ * Shopify.
+ *
+ * Zero-width characters (U+200B–U+200D, U+2060, U+FEFF, U+00AD) are ignored, so a token split
+ * by them is still found. Hex digests, base64 of random bytes and prose do not match.
+ *
+ * @param text The text to scan.
+ * @returns The earliest finding, whose `index` is an offset in `text` as given, or `null`.
+ *
+ * @example Usage
+ * ```ts
+ * import { findCredential } from "@taskpack/cli";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const key = ["sk", "ant", "api03"].join("-") + "-" + "x".repeat(40);
+ * const finding = findCredential(`ANTHROPIC_API_KEY=${key}\n`);
+ * assertEquals(finding, { rule: "credential", kind: "anthropic-key", index: 18 });
+ * assertEquals(findCredential("sha256 " + "0123456789abcdef".repeat(4)), null);
+ * ```
+ */
+export function findCredential(text: string): Finding | null {
+  const stripped = stripZeroWidth(text);
+  const found = scanCredentials(stripped, 0, true);
+  if (found === null) return null;
+  const index = stripped === text ? found.index : originalOffset(text, found.index);
+  return { rule: "credential", kind: found.kind, index };
+}

@@ -1,0 +1,24 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+/**
+ * The one shape every detector reports in: the rule, the detector and the place, never the
+ * matched text (reporting a secret would leak it a second time).
+ *
+ * @module
+ */
+
+/** What a detector found: which rule, which detector and where. Never the matched text. */
+export interface Finding {
+  /** The TaskPack rule broken: `credential` (§4.1, `C7`) or `transcript` (§4.1, `C8`). */
+  rule: "credential" | "transcript";
+  /**
+   * The detector, such as `private-key`, `github-token`, `aws-access-key`, `chatml`,
+   * `role-lines` or `message-array`.
+   */
+  kind: string;
+  /**
+   * Where the match starts: a UTF-16 offset in the text as given (zero-width characters
+   * included), or, from `findTranscriptInValue`, the array index of the first message.
+   */
+  index: number;
+}

@@ -1,0 +1,384 @@
+// Copyright 2026 the taskpack authors. MIT license.
+/**
+ * The bounds on the work one HTTP request can cause a public judge: how many bytes it may
+ * send, how long it may take to send them, how many bytes its pack may inflate to (relative to
+ * what was sent, and in absolute terms), and how long judging it may run. `serve.ts` uses them
+ * for `/conformance` and `/inspect`; any other route that takes a pack as its body (a future
+ * `/mcp`) calls {@linkcode receivePack} the same way.
+ *
+ * Everything here is a pure function of the request and the clock: no file system, no
+ * environment ({@linkcode boundsFromEnv} is given a getter by the one entry point that reads
+ * the environment, `shell/judge_server.ts`).
+ *
+ * @module
+ */
+import type { ReadLimits } from "../../lib/format/mod.ts";
+import { type ByteSource, bytesSource, concatBytes } from "../../lib/bytes/mod.ts";
+import { type LuggageScanner, type ScannerFactory, TextScanner } from "../../lib/scan/mod.ts";
+
+/** The bounds on one request (see {@linkcode DEFAULT_REQUEST_BOUNDS}). */
+export interface RequestBounds {
+  /** The largest body accepted, in bytes (413, from `Content-Length` or by counting). */
+  maxBodyBytes: number;
+  /** How long the whole body may take to arrive, in milliseconds (408, connection closed). */
+  bodyTimeoutMs: number;
+  /** The declared inflated total (and each entry) at most this many times the body's size. */
+  maxInflateFactor: number;
+  /** The declared inflated total (and each entry) at most this many bytes, whatever the body. */
+  maxInflatedBytes: number;
+  /** The highest declared compression ratio of one entry (over 1 MiB inflated). */
+  maxRatio: number;
+  /** How long decoding and judging may run once the body is in, in milliseconds. */
+  maxWorkMs: number;
+}
+
+/**
+ * The public judge's defaults: a 64 MiB body, received within 30 s; an inflated total of at
+ * most 16 times the body and never more than 1 GiB, refused from the central directory before
+ * anything is inflated; an entry ratio of at most 64 (the reader's own default, 1,100, is
+ * about what DEFLATE can do at all); and 10 s of judging. The CLI keeps the reader's
+ * generous defaults; these are for a server anyone can reach.
+ *
+ * @example Usage
+ * ```ts
+ * import { DEFAULT_REQUEST_BOUNDS } from "./request_bounds.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(DEFAULT_REQUEST_BOUNDS.maxInflatedBytes, 1024 ** 3);
+ * ```
+ */
+export const DEFAULT_REQUEST_BOUNDS: Readonly<RequestBounds> = Object.freeze({
+  maxBodyBytes: 64 * 1024 * 1024,
+  bodyTimeoutMs: 30_000,
+  maxInflateFactor: 16,
+  maxInflatedBytes: 1024 ** 3,
+  // The total bound is what bounds the work; this one refuses a bomb-shaped entry by name,
+  // while leaving room for one very compressible log beside incompressible luggage. It also
+  // bounds what one 1 MiB read of compressed data can inflate to between budget checks.
+  maxRatio: 64,
+  maxWorkMs: 10_000,
+});
+
+/** The environment variable that sets each bound for `deno task serve`. */
+export const BOUND_ENV: Readonly<Record<keyof RequestBounds, string>> = Object.freeze({
+  maxBodyBytes: "TASKPACK_JUDGE_MAX_BODY_BYTES",
+  bodyTimeoutMs: "TASKPACK_JUDGE_BODY_TIMEOUT_MS",
+  maxInflateFactor: "TASKPACK_JUDGE_MAX_INFLATE_FACTOR",
+  maxInflatedBytes: "TASKPACK_JUDGE_MAX_INFLATED_BYTES",
+  maxRatio: "TASKPACK_JUDGE_MAX_RATIO",
+  maxWorkMs: "TASKPACK_JUDGE_MAX_WORK_MS",
+});
+
+/**
+ * The bounds, with the defaults filled in; refuses a bound that is not a non-negative number.
+ *
+ * @param given Some bounds.
+ * @returns All of them.
+ */
+export function resolveBounds(given: Partial<RequestBounds> = {}): RequestBounds {
+  const bounds = { ...DEFAULT_REQUEST_BOUNDS };
+  for (const name of Object.keys(DEFAULT_REQUEST_BOUNDS) as (keyof RequestBounds)[]) {
+    const value = given[name];
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !(value >= 0)) {
+      throw new RangeError(`Cannot create the judge: ${name} must be a number of at least 0`);
+    }
+    bounds[name] = value;
+  }
+  return bounds;
+}
+
+const UNITS: Readonly<Record<string, number>> = {
+  "": 1,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+};
+
+/**
+ * Reads bounds from environment variables ({@linkcode BOUND_ENV}); sizes may end in `KiB`,
+ * `MiB` or `GiB`. A value that is not a whole number is refused, naming the variable.
+ *
+ * @param get Gives a variable's value (e.g. `(name) => Deno.env.get(name)`).
+ * @returns The bounds that were set.
+ */
+export function boundsFromEnv(get: (name: string) => string | undefined): Partial<RequestBounds> {
+  const bounds: Partial<RequestBounds> = {};
+  for (const [name, variable] of Object.entries(BOUND_ENV) as [keyof RequestBounds, string][]) {
+    const text = get(variable);
+    if (text === undefined || text.trim() === "") continue;
+    const match = /^([0-9]+)\s*([A-Za-z]*)$/.exec(text.trim());
+    const unit = match ? UNITS[match[2]!.toLowerCase()] : undefined;
+    const value = match && unit !== undefined ? Number(match[1]) * unit : NaN;
+    if (!Number.isSafeInteger(value)) {
+      throw new RangeError(
+        `${variable} needs a whole number (KiB, MiB, GiB allowed), got "${text}"`,
+      );
+    }
+    bounds[name] = value;
+  }
+  return bounds;
+}
+
+/** A refusal: its status, the one sentence, the bound it hit and that bound's value. */
+export interface Refusal {
+  /** 408 or 413. */
+  status: 408 | 413;
+  /** One sentence, naming the bound. */
+  error: string;
+  /** The bound's name, as in {@linkcode RequestBounds}. */
+  limit: keyof RequestBounds;
+  /** The bound's value. */
+  max: number;
+}
+
+/**
+ * The response for a refusal: JSON `{error, limit, max}`. A 408 also closes the connection,
+ * since the rest of a slow body is not worth waiting for.
+ *
+ * @param refusal The refusal.
+ * @returns The response.
+ */
+export function refusalResponse(refusal: Refusal): Response {
+  const { status, error, limit, max } = refusal;
+  const headers: Record<string, string> = {
+    "content-type": "application/json; charset=utf-8",
+    "cache-control": "no-store",
+  };
+  if (status === 408) headers.connection = "close";
+  return new Response(JSON.stringify({ error, limit, max }, null, 2) + "\n", { status, headers });
+}
+
+/** A deadline for decoding and judging; once past, every check refuses to go on. */
+export class WorkBudget {
+  readonly #end: number;
+  readonly #now: () => number;
+  /** The budget, in milliseconds. */
+  readonly ms: number;
+  /** True once a check found the deadline passed. */
+  exceeded = false;
+
+  /**
+   * Starts the budget now.
+   *
+   * @param ms The budget, in milliseconds.
+   * @param now The clock (milliseconds).
+   */
+  constructor(ms: number, now: () => number = () => performance.now()) {
+    this.ms = ms;
+    this.#now = now;
+    this.#end = now() + ms;
+  }
+
+  /** Throws (and marks the budget exceeded) once the deadline has passed. */
+  check(): void {
+    if (this.exceeded || this.#now() >= this.#end) {
+      this.exceeded = true;
+      throw new Error(`the judge's work budget of ${this.ms} ms is spent`);
+    }
+  }
+
+  /**
+   * A source that checks the budget before each read: the reader reads compressed data 1 MiB
+   * at a time, so inflating stops within a read of the deadline.
+   *
+   * @param source The source.
+   * @returns The same bytes, on a budget.
+   */
+  source(source: ByteSource): ByteSource {
+    return {
+      size: source.size,
+      read: (offset, length) => {
+        this.check();
+        return source.read(offset, length);
+      },
+    };
+  }
+
+  /**
+   * A scanner factory that checks the budget on every chunk of inflated luggage, so hashing
+   * and scanning stop too (the check fails the file, and every file after it).
+   *
+   * @returns The factory.
+   */
+  scanner(): ScannerFactory {
+    return (): LuggageScanner => {
+      const inner = new TextScanner();
+      return {
+        push: (bytes) => {
+          this.check();
+          return inner.push(bytes);
+        },
+        finish: () => inner.finish(),
+        scanWhole: (bytes) => {
+          this.check();
+          return inner.scanWhole(bytes);
+        },
+      };
+    };
+  }
+
+  /** The refusal to answer with once the budget is spent. */
+  refusal(): Refusal {
+    return {
+      status: 413,
+      error: `Judging this pack needs more than this judge's work budget of ${this.ms} ms ` +
+        `(maxWorkMs)`,
+      limit: "maxWorkMs",
+      max: this.ms,
+    };
+  }
+}
+
+/** A body received within the bounds, and what judging it may cost. */
+export interface BoundedPack {
+  /** The body. */
+  bytes: Uint8Array;
+  /** The body as a source on the work budget. */
+  source: ByteSource;
+  /** The reader limits for this body: the inflated bounds, relative to its size. */
+  limits: Partial<ReadLimits>;
+  /** The work budget, started when the body was in. */
+  budget: WorkBudget;
+  /**
+   * The refusal for an error the reader threw, when it is one of these bounds (decided from
+   * the central directory, before inflating) or the spent budget; else null.
+   */
+  refusalFor(error: unknown): Refusal | null;
+}
+
+/**
+ * Receives a request's body within the bounds: refused (413) from `Content-Length` when it
+ * declares too much, else counted while reading (413), and cut off (408) when it has not
+ * arrived within `bodyTimeoutMs`. The body gets reader limits relative to its size.
+ *
+ * @param request The request, its body a pack.
+ * @param bounds The bounds (see {@linkcode resolveBounds}).
+ * @param now The clock (milliseconds), for the work budget.
+ * @returns The body and what judging it may cost, or the refusal.
+ *
+ * @example Usage
+ * ```ts
+ * import { receivePack, resolveBounds } from "./request_bounds.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const request = new Request("http://judge.test/", { method: "POST", body: "x".repeat(100) });
+ * const refused = await receivePack(request, resolveBounds({ maxBodyBytes: 10 }));
+ * assertEquals("status" in refused && refused.limit, "maxBodyBytes");
+ * ```
+ */
+export async function receivePack(
+  request: Request,
+  bounds: RequestBounds,
+  now?: () => number,
+): Promise<BoundedPack | Refusal> {
+  const tooLarge: Refusal = {
+    status: 413,
+    error: `The body is over this judge's limit of ${bounds.maxBodyBytes} bytes (maxBodyBytes)`,
+    limit: "maxBodyBytes",
+    max: bounds.maxBodyBytes,
+  };
+  const declared = request.headers.get("content-length");
+  if (
+    declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > bounds.maxBodyBytes
+  ) {
+    await request.body?.cancel().catch(() => {});
+    return tooLarge;
+  }
+  let bytes: Uint8Array;
+  if (request.body === null) bytes = new Uint8Array(0);
+  else {
+    const read = await readWithin(request.body, bounds.maxBodyBytes, bounds.bodyTimeoutMs);
+    if (read === "too-large") return tooLarge;
+    if (read === "timeout") {
+      return {
+        status: 408,
+        error: `The body did not arrive within this judge's limit of ${bounds.bodyTimeoutMs} ms ` +
+          `(bodyTimeoutMs)`,
+        limit: "bodyTimeoutMs",
+        max: bounds.bodyTimeoutMs,
+      };
+    }
+    bytes = read;
+  }
+  const relative = bounds.maxInflateFactor * bytes.length;
+  const inflated = Math.min(relative, bounds.maxInflatedBytes);
+  const inflatedBound: keyof RequestBounds = relative < bounds.maxInflatedBytes
+    ? "maxInflateFactor"
+    : "maxInflatedBytes";
+  const budget = new WorkBudget(bounds.maxWorkMs, now);
+  return {
+    bytes,
+    source: budget.source(bytesSource(bytes)),
+    limits: {
+      maxPackBytes: bounds.maxBodyBytes,
+      maxTotalSize: Math.floor(inflated),
+      maxEntrySize: Math.floor(inflated),
+      maxRatio: bounds.maxRatio,
+    },
+    budget,
+    refusalFor(error: unknown): Refusal | null {
+      if (budget.exceeded) return budget.refusal();
+      const message = error instanceof Error ? error.message : "";
+      // The reader names the limit it hit: "(raise maxTotalSize)".
+      const match = /^Cannot read taskpack: (.*?) \(raise (maxTotalSize|maxEntrySize|maxRatio)\)/
+        .exec(message);
+      if (!match || (error as { code?: unknown }).code !== "limit") return null;
+      const detail = match[1]!;
+      if (match[2] === "maxRatio") {
+        return {
+          status: 413,
+          error: `This judge refuses the pack before inflating it: ${detail} (maxRatio)`,
+          limit: "maxRatio",
+          max: bounds.maxRatio,
+        };
+      }
+      const why = inflatedBound === "maxInflateFactor"
+        ? `${bounds.maxInflateFactor} times the ${bytes.length}-byte body (maxInflateFactor)`
+        : `this judge's ceiling whatever the body (maxInflatedBytes)`;
+      return {
+        status: 413,
+        error: `This judge refuses the pack before inflating it: ${detail}, ${why}`,
+        limit: inflatedBound,
+        max: bounds[inflatedBound],
+      };
+    },
+  };
+}
+
+/** Reads a whole stream, unless it passes `limit` bytes or takes longer than `ms`. */
+async function readWithin(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+  ms: number,
+): Promise<Uint8Array | "too-large" | "timeout"> {
+  const reader = stream.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), ms);
+  });
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  try {
+    while (true) {
+      const next = await Promise.race([reader.read(), timeout]);
+      if (next === "timeout") {
+        reader.cancel().catch(() => {});
+        return "timeout";
+      }
+      if (next.done) break;
+      total += next.value.length;
+      if (total > limit) {
+        reader.cancel().catch(() => {});
+        return "too-large";
+      }
+      parts.push(next.value);
+    }
+  } catch {
+    reader.cancel().catch(() => {});
+    throw new Error("The body could not be read");
+  } finally {
+    clearTimeout(timer);
+  }
+  return parts.length === 1 ? parts[0]! : concatBytes(parts);
+}
