@@ -18,7 +18,7 @@
  * the body's size in inflated bytes (never more than 1 GiB) and an entry ratio of at most 64,
  * refused from the central directory before anything is inflated; and judging stops after
  * 10 s. {@linkcode JudgeHandlerOptions} raises or lowers each bound, and `deno task serve`
- * reads them from `TASKPACK_JUDGE_*` environment variables (`shell/judge_server.ts`).
+ * reads them from `TASKPACK_JUDGE_*` environment variables (`shell/http/judge_server.ts`).
  *
  * Every response honours `A2A-Extensions` negotiation: when a request asks for the TaskPack
  * extension, the response echoes its URI. The judge reads the body into memory (bounded by

@@ -12,7 +12,7 @@
  * - `from-pack <pack>` prints the capsule a pack maps to on stdout, and on stderr what the pack
  *   held that a capsule cannot.
  *
- * The mapping is in `lib/capsule_map.ts` and `docs/capsule.md`.
+ * The mapping is in `lib/capsule/map.ts` and `docs/capsule.md`.
  *
  * @module
  */

@@ -1,7 +1,7 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
  * `taskpack serve-home --store <store> [--host 127.0.0.1] [--port <n>]`: a folder or a `kv:`
- * store served over HTTP as a team's home (see `shell/home_server.ts` for the API), and
+ * store served over HTTP as a team's home (see `shell/http/home_server.ts` for the API), and
  * `--mint-token <id>` to give a passport that has none (or lost it) a new token.
  *
  * @module

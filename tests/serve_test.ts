@@ -579,7 +579,7 @@ Deno.test("a 200 MiB body is refused from its Content-Length, without reading it
 Deno.test("`deno task serve` takes the bounds from TASKPACK_JUDGE_* variables", async () => {
   const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
   // Loopback unless told otherwise: a judge open to every interface is a choice, not a default.
-  assert.equal(config.tasks.serve, "deno serve -A --host 127.0.0.1 shell/judge_server.ts");
+  assert.equal(config.tasks.serve, "deno serve -A --host 127.0.0.1 shell/http/judge_server.ts");
   const { status, json } = await postToDenoServe(
     "shell/http/judge_server.ts",
     await reference("handoff.taskpack"),

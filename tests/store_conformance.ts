@@ -1,5 +1,5 @@
 // Copyright 2026 the taskpack authors. MIT license.
-// What every passport store back end must do (lib/store.ts). Back-end neutral: it only uses the
+// What every passport store back end must do (lib/home/store.ts). Back-end neutral: it only uses the
 // PassportStore interface, so the folder store, a Deno KV store or an HTTP store can all run it:
 //
 //   storeConformance("folder", async () => ({ store, cleanup }));

@@ -2,7 +2,7 @@
 /**
  * What the file system a pack lands on can hold, found by asking it: a probe file is created
  * in a fresh folder there, looked up under another letter case and another Unicode form, and
- * removed. The answer is the landing host's rules on names (`lib/host_names.ts`).
+ * removed. The answer is the landing host's rules on names (`lib/format/host_names.ts`).
  *
  * @module
  */

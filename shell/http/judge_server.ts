@@ -15,5 +15,5 @@ import { boundsFromEnv } from "./request_bounds.ts";
 
 const handler = createJudgeHandler(boundsFromEnv((name) => Deno.env.get(name)));
 
-/** Run by `deno serve -A shell/judge_server.ts`. */
+/** Run by `deno serve -A shell/http/judge_server.ts`. */
 export default { fetch: handler } satisfies Deno.ServeDefaultExport;

@@ -8,7 +8,7 @@
  *
  * Everything here is a pure function of the request and the clock: no file system, no
  * environment ({@linkcode boundsFromEnv} is given a getter by the one entry point that reads
- * the environment, `shell/judge_server.ts`).
+ * the environment, `shell/http/judge_server.ts`).
  *
  * @module
  */

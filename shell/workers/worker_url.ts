@@ -28,7 +28,7 @@ export const WORKERS = [
  * import { workerUrl } from "./worker_url.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(workerUrl("scan_worker", "file:///p/shell/scan_pool.ts").href, "file:///p/shell/scan_worker.ts");
+ * assert.equal(workerUrl("scan_worker", "file:///p/shell/workers/scan_pool.ts").href, "file:///p/shell/workers/scan_worker.ts");
  * assert.equal(workerUrl("scan_worker", "file:///p/cli/chunk-X1.js").href, "file:///p/cli/scan_worker.js");
  * ```
  */
