@@ -1,8 +1,12 @@
 // Copyright 2026 the taskpack authors. MIT license.
 // This module is browser compatible.
-// Canonical base64 (RFC 4648 §4, standard alphabet, padded). Internal: never re-exported from
-// mod.ts. Uses the native `Uint8Array.prototype.toBase64` / `Uint8Array.fromBase64` when the
-// runtime has them, and a table-driven implementation otherwise.
+/**
+ * Canonical base64 (RFC 4648 §4, standard alphabet, padded). For the core's own use: not in the
+ * library's public API. Uses the native `Uint8Array.prototype.toBase64` / `Uint8Array.fromBase64`
+ * when the runtime has them, and a table-driven implementation otherwise.
+ *
+ * @module
+ */
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const PAD = 0x3d; // "="

@@ -1,6 +1,10 @@
 // Copyright 2026 the taskpack authors. MIT license.
 // This module is browser compatible.
-// Small byte helpers shared by the core. Internal: never re-exported from mod.ts.
+/**
+ * Small byte helpers shared by the core. For the core's own use: not in the library's public API.
+ *
+ * @module
+ */
 
 const encoder = new TextEncoder();
 const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

@@ -1,6 +1,11 @@
 // Copyright 2026 the taskpack authors. MIT license.
 // This module is browser compatible.
-// CRC-32/ISO-HDLC (ZIP, zlib, PNG), slice-by-16. Internal: never re-exported from mod.ts.
+/**
+ * CRC-32/ISO-HDLC (ZIP, zlib, PNG), slice-by-16. For the core's own use: not in the library's
+ * public API.
+ *
+ * @module
+ */
 
 /** Reflected form of the polynomial 0x04C11DB7. */
 const POLYNOMIAL = 0xedb88320;

@@ -1,11 +1,16 @@
 // Copyright 2026 the taskpack authors. MIT license.
 // This module is browser compatible.
-// Strict JSON reading and canonical JSON writing. Internal: never re-exported from mod.ts.
-//
-// `parseJsonStrict` validates the text with an iterative scanner (an explicit stack, no
-// recursion) that follows the RFC 8259 grammar exactly and adds the rules JSON.parse does not
-// enforce: no duplicate keys, no prototype-polluting keys, a nesting limit. Only text the
-// scanner accepts is handed to JSON.parse, which builds the value.
+/**
+ * Strict JSON reading and canonical JSON writing. For the core's own use: not in the library's
+ * public API.
+ *
+ * `parseJsonStrict` validates the text with an iterative scanner (an explicit stack, no recursion)
+ * that follows the RFC 8259 grammar exactly and adds the rules JSON.parse does not enforce: no
+ * duplicate keys, no prototype-polluting keys, a nesting limit. Only text the scanner accepts is
+ * handed to JSON.parse, which builds the value.
+ *
+ * @module
+ */
 
 import { TaskPackReadError } from "./errors.ts";
 

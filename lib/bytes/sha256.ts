@@ -1,6 +1,11 @@
 // Copyright 2026 the taskpack authors. MIT license.
 // This module is browser compatible.
-// Incremental SHA-256 (FIPS 180-4) in plain TypeScript. Internal: never re-exported from mod.ts.
+/**
+ * Incremental SHA-256 (FIPS 180-4) in plain TypeScript. For the core's own use: not in the
+ * library's public API.
+ *
+ * @module
+ */
 
 /** Round constants: the first 32 fractional bits of the cube roots of the first 64 primes. */
 const K = new Int32Array([

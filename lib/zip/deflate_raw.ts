@@ -3,15 +3,14 @@
 /**
  * A small, deterministic, pure TypeScript raw DEFLATE (RFC 1951) encoder for small ZIP entries.
  *
- * Deflating thousands of small entries through a native zlib binding costs far more in setting
- * up and tearing down the deflater than in compressing, so small entries are deflated here
- * instead: LZ77 over a 32 KiB window (hash chains on four bytes, one-step lazy matching, and
- * matches grown backwards over the symbols before them), then per block the smallest of a
- * stored, fixed-Huffman or dynamic-Huffman block, chosen on exact bit costs. It compresses
- * about as well as zlib level 6. Scratch tables live at module level and are reused between
- * calls without leaking state into the output: the same bytes always deflate to the same
- * bytes, whatever was deflated before and on every runtime. Internal: never re-exported from
- * mod.ts.
+ * Deflating thousands of small entries through a native zlib binding costs far more in setting up
+ * and tearing down the deflater than in compressing, so small entries are deflated here instead:
+ * LZ77 over a 32 KiB window (hash chains on four bytes, one-step lazy matching, and matches grown
+ * backwards over the symbols before them), then per block the smallest of a stored, fixed-Huffman
+ * or dynamic-Huffman block, chosen on exact bit costs. It compresses about as well as zlib level 6.
+ * Scratch tables live at module level and are reused between calls without leaking state into the
+ * output: the same bytes always deflate to the same bytes, whatever was deflated before and on
+ * every runtime. For the core's own use: not in the library's public API.
  *
  * @module
  */

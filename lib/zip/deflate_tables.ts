@@ -2,7 +2,8 @@
 // This module is browser compatible.
 /**
  * The fixed tables of raw DEFLATE (RFC 1951, 3.2.5 and 3.2.7), shared by the core's encoder
- * (`_deflate_raw.ts`) and decoder (`_inflate_raw.ts`). Internal: never re-exported from mod.ts.
+ * (`deflate_raw.ts`) and decoder (`inflate_raw.ts`). For the core's own use: not in the library's
+ * public API.
  *
  * @module
  */

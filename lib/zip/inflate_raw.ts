@@ -1,20 +1,20 @@
 // Copyright 2026 the taskpack authors. MIT license.
 // This module is browser compatible.
 /**
- * A one-shot, strict raw DEFLATE (RFC 1951) decoder in plain TypeScript, for small ZIP
- * entries. Node's zlib binding under Deno pays a fixed cost per call in its compatibility layer,
- * and `DecompressionStream` is asynchronous and costlier still; this decodes a 1 KiB entry in a
- * few microseconds, synchronously, with nothing but typed arrays.
+ * A one-shot, strict raw DEFLATE (RFC 1951) decoder in plain TypeScript, for small ZIP entries.
+ * Node's zlib binding under Deno pays a fixed cost per call in its compatibility layer, and
+ * `DecompressionStream` is asynchronous and costlier still; this decodes a 1 KiB entry in a few
+ * microseconds, synchronously, with nothing but typed arrays.
  *
- * It accepts and refuses what zlib's `inflate` does (lone one-bit codes included), and names
- * what it refuses: bytes after the end of the final block (`trailing`), more output than the
- * caller allows (`too-large`, checked before each write, so a zip bomb stops at once), or
- * anything else (`corrupt`). Internal: never re-exported from mod.ts.
+ * It accepts and refuses what zlib's `inflate` does (lone one-bit codes included), and names what
+ * it refuses: bytes after the end of the final block (`trailing`), more output than the caller
+ * allows (`too-large`, checked before each write, so a zip bomb stops at once), or anything else
+ * (`corrupt`). For the core's own use: not in the library's public API.
  *
- * Huffman codes are decoded through lookup tables indexed by the next bits of input (the
- * bits come least significant first, so codes are stored bit-reversed): a primary table of
- * 9 bits (literal/length codes) or 7 (distance codes), whose entries for longer codes point
- * to a secondary table for the remaining bits.
+ * Huffman codes are decoded through lookup tables indexed by the next bits of input (the bits come
+ * least significant first, so codes are stored bit-reversed): a primary table of 9 bits
+ * (literal/length codes) or 7 (distance codes), whose entries for longer codes point to a secondary
+ * table for the remaining bits.
  *
  * @module
  */
