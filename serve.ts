@@ -10,6 +10,7 @@
  * | either, refused for what it would cost | 413 with `{error, limit, max}` naming the bound (`maxBodyBytes`, `maxInflateFactor`, `maxInflatedBytes`, `maxRatio`, `maxWorkMs`); 408 with `{error, limit, max}` and the connection closed when the body is not in within `bodyTimeoutMs` |
  * | `GET /.well-known/agent-card.json` | an A2A Agent Card declaring the TaskPack extension and the JSON-RPC interface |
  * | `POST /a2a` | A2A JSON-RPC (official SDK): `SendMessage` with a pack as a file part answers with a task whose artifact is the report |
+ * | `POST /mcp` | MCP over Streamable HTTP (official SDK, stateless): the tools `taskpack_conformance`, `taskpack_inspect` (a pack carried in the call, judged in memory under the same bounds) and `taskpack_capsule_check`, the checks as a resource, a prompt |
  * | `GET /` | the viewer page (everything computed in the browser; nothing is uploaded) |
  * | anything else | 404, or 405 with `Allow` for a known path and the wrong method |
  *
@@ -56,6 +57,9 @@ import {
   resolveBounds,
 } from "./shell/request_bounds.ts";
 import { A2A_PATH, cardWithInterface, createA2AJudge } from "./shell/a2a_judge.ts";
+import { type AllowedHosts, rebindingRefusal } from "./shell/dns_rebinding.ts";
+import { createJudgeMcpServer } from "./mcp/direct_tools.ts";
+import { createMcpEndpoint, MCP_PATH } from "./mcp/http.ts";
 
 export { DEFAULT_REQUEST_BOUNDS, type RequestBounds };
 
@@ -80,6 +84,12 @@ export interface JudgeHandlerOptions extends Partial<RequestBounds> {
   agentCard?: A2AAgentCard & Record<string, unknown>;
   /** Hash implementations (default: portable). */
   digests?: Digests;
+  /**
+   * DNS-rebinding protection: the names `Host` and `Origin` may carry (see
+   * `shell/dns_rebinding.ts`). Default: not checked, for a judge behind a platform that fixes
+   * the host; `deno task serve` allows the loopback names and `TASKPACK_ALLOWED_HOSTS`.
+   */
+  allowedHosts?: AllowedHosts;
 }
 
 /** A `fetch` handler: a request in, a response out. */
@@ -94,6 +104,7 @@ const ROUTES: Readonly<Record<string, readonly string[]>> = {
   "/inspect": ["POST"],
   "/.well-known/agent-card.json": ["GET", "HEAD"],
   [A2A_PATH]: ["POST"],
+  [MCP_PATH]: ["POST", "GET", "DELETE"],
 };
 
 /** The card served when none is given: it describes this judge, honestly. */
@@ -163,6 +174,11 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
   const card = withTaskPackExtension(options.agentCard ?? defaultCard());
   const loadViewer = viewerLoader(options.viewerHtml);
   const a2a = createA2AJudge({ card, digests: options.digests });
+  // The MCP tools judge through this same handler, so they meet the same bounds.
+  const mcp = createMcpEndpoint(() => createJudgeMcpServer(handle), {
+    // A pack travels base64-encoded inside a JSON-RPC body: a third larger, plus the envelope.
+    maxRequestBodySize: Math.ceil(bounds.maxBodyBytes / 3) * 4 + 64 * 1024,
+  });
 
   async function route(request: Request, path: string): Promise<Response> {
     if (path === "/") {
@@ -180,6 +196,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
         },
       });
     }
+    if (path === MCP_PATH) return await mcp.fetch(request);
     if (path === "/.well-known/agent-card.json") {
       return json(
         200,
@@ -226,7 +243,9 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
     return json(200, summarisePack(decoded, report, verdicts));
   }
 
-  return async function handle(request: Request): Promise<Response> {
+  async function handle(request: Request): Promise<Response> {
+    const refused = options.allowedHosts && rebindingRefusal(request, options.allowedHosts);
+    if (refused) return refused;
     const negotiation = negotiateExtensions(request.headers.get(A2A_EXTENSIONS_HEADER));
     let response: Response;
     try {
@@ -253,7 +272,8 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
       response.headers.set(A2A_EXTENSIONS_HEADER, negotiation.responseHeader);
     }
     return response;
-  };
+  }
+  return handle;
 }
 
 function json(status: number, value: unknown, headOnly = false): Response {
