@@ -175,7 +175,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
   const loadViewer = viewerLoader(options.viewerHtml);
   const a2a = createA2AJudge({ card, digests: options.digests });
   // The MCP tools judge through this same handler, so they meet the same bounds.
-  const mcp = createMcpEndpoint(() => createJudgeMcpServer(handle), {
+  const mcp = createMcpEndpoint(() => createJudgeMcpServer(answer), {
     // A pack travels base64-encoded inside a JSON-RPC body: a third larger, plus the envelope.
     maxRequestBodySize: Math.ceil(bounds.maxBodyBytes / 3) * 4 + 64 * 1024,
   });
@@ -243,9 +243,8 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
     return json(200, summarisePack(decoded, report, verdicts));
   }
 
-  async function handle(request: Request): Promise<Response> {
-    const refused = options.allowedHosts && rebindingRefusal(request, options.allowedHosts);
-    if (refused) return refused;
+  /** Every request, once its Host and Origin are through (the MCP tools call this directly). */
+  async function answer(request: Request): Promise<Response> {
     const negotiation = negotiateExtensions(request.headers.get(A2A_EXTENSIONS_HEADER));
     let response: Response;
     try {
@@ -273,7 +272,10 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
     }
     return response;
   }
-  return handle;
+  return (request) => {
+    const refused = options.allowedHosts && rebindingRefusal(request, options.allowedHosts);
+    return refused ? Promise.resolve(refused) : answer(request);
+  };
 }
 
 function json(status: number, value: unknown, headOnly = false): Response {

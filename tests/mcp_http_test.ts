@@ -309,3 +309,122 @@ Deno.test("serve-home without a team token refuses to bind beyond loopback unles
   assert.match(err, /--team-token-file/);
   assert.equal(new TextDecoder().decode(output.stdout), "", "it never listened");
 });
+
+/** A client for an in-process handler: the SDK's HTTP transport, with no network at all. */
+async function inProcess(handler: (request: Request) => Promise<Response>): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), {
+    fetch: (url, init) => {
+      const request = new Request(url, init);
+      request.headers.set("host", new URL(url).host); // what a server sees on the wire
+      return handler(request);
+    },
+  });
+  const client = new Client({ name: "test-judge", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+Deno.test("the judge's /mcp: stateless tools on packs carried in the call, the checks as a resource, Host and Origin checked", async () => {
+  const { createJudgeHandler } = await import("../serve.ts");
+  const handler = createJudgeHandler({
+    viewerHtml: "<!doctype html>",
+    allowedHosts: ["localhost", "127.0.0.1", "[::1]"],
+  });
+  const client = await inProcess(handler);
+  try {
+    const names = (await client.listTools()).tools.map((t) => t.name).sort();
+    assert.deepEqual(names, ["taskpack_capsule_check", "taskpack_conformance", "taskpack_inspect"]);
+    const bytes = await Deno.readFile(
+      new URL("../testdata/interop/reference-0.3.0/handoff.taskpack", import.meta.url),
+    );
+    let binary = "";
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    const judged: any = await client.callTool({
+      name: "taskpack_conformance",
+      arguments: { pack_base64: btoa(binary) },
+    });
+    assert.equal(judged.structuredContent.ok, true, judged.content[0].text);
+    const flat = await Deno.readTextFile(
+      new URL("../testdata/interop/reference-0.3.0/handoff.taskpack.json", import.meta.url),
+    );
+    const seen: any = await client.callTool({
+      name: "taskpack_inspect",
+      arguments: { pack_text: flat },
+    });
+    assert.equal(seen.structuredContent.conformant, true);
+    const broken: any = await client.callTool({
+      name: "taskpack_conformance",
+      arguments: { pack_text: "not a pack" },
+    });
+    assert.equal(broken.isError, undefined, "a broken file is a verdict, not an error");
+    assert.equal(broken.structuredContent.ok, false);
+    const neither: any = await client.callTool({ name: "taskpack_inspect", arguments: {} });
+    assert.equal(neither.isError, true);
+    assert.match(neither.content[0].text, /exactly one of pack_base64 or pack_text/);
+    const capsule: any = await client.callTool({
+      name: "taskpack_capsule_check",
+      arguments: { capsule_text: "{}" },
+    });
+    assert.equal(capsule.structuredContent.ok, false);
+    const { resources } = await client.listResources();
+    assert.deepEqual(resources.map((r) => r.uri), ["taskpack://spec/checks"]);
+    const checks = await client.readResource({ uri: "taskpack://spec/checks" });
+    assert.match((checks.contents[0] as any).text, /"C10"/);
+    assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name), ["judge-pack"]);
+  } finally {
+    await client.close();
+  }
+  for (const headers of [{ host: "evil.example.com" }, { origin: "http://evil.example.com" }]) {
+    const refused = await handler(
+      new Request("http://127.0.0.1/conformance", { method: "POST", headers, body: "x" }),
+    );
+    assert.equal(refused.status, 403, JSON.stringify(headers));
+  }
+});
+
+Deno.test("taskpack mcp --http: one store at /mcp on loopback, the local tools, Host checked", async () => {
+  const dir = await Deno.makeTempDir();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, "mcp", "--http", "--port", "0", "--store", `${dir}/s`, "--json"],
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  try {
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let line = "";
+    while (!line.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("mcp --http ended early");
+      line += value;
+    }
+    reader.releaseLock();
+    child.stdout.cancel().catch(() => {});
+    const { url } = JSON.parse(line.split("\n")[0]!);
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = new Client({ name: "test-local", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      const tools = (await client.listTools()).tools.map((t) => t.name);
+      assert.ok(tools.includes("taskpack_pack") && tools.includes("taskpack_land"));
+      const made: any = await client.callTool({
+        name: "taskpack_new",
+        arguments: { title: "local", goal: "g" },
+      });
+      const id = made.structuredContent.passport_id;
+      const read = await client.readResource({ uri: `taskpack://passport/${id}` });
+      assert.equal(JSON.parse((read.contents[1] as any).text).title, "local");
+    } finally {
+      await client.close();
+    }
+    const rebound = await fetch(url, {
+      method: "POST",
+      headers: { origin: "http://evil.example.com", "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    assert.equal(rebound.status, 403);
+    await rebound.body?.cancel();
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+  }
+});
