@@ -57,7 +57,7 @@ import {
   resolveBounds,
 } from "./shell/request_bounds.ts";
 import { A2A_PATH, cardWithInterface, createA2AJudge } from "./shell/a2a_judge.ts";
-import { type AllowedHosts, rebindingRefusal } from "./shell/dns_rebinding.ts";
+import { rebindingRefusal } from "./shell/dns_rebinding.ts";
 import { createJudgeMcpServer } from "./mcp/direct_tools.ts";
 import { createMcpEndpoint, MCP_PATH } from "./mcp/http.ts";
 
@@ -89,7 +89,7 @@ export interface JudgeHandlerOptions extends Partial<RequestBounds> {
    * `shell/dns_rebinding.ts`). Default: not checked, for a judge behind a platform that fixes
    * the host; `deno task serve` allows the loopback names and `TASKPACK_ALLOWED_HOSTS`.
    */
-  allowedHosts?: AllowedHosts;
+  allowedHosts?: readonly string[];
 }
 
 /** A `fetch` handler: a request in, a response out. */
