@@ -128,6 +128,7 @@ Deno.test("A -> B -> A over Streamable HTTP against serve-home: tools, resources
       "taskpack_capsule_check",
       "taskpack_checkpoint",
       "taskpack_conformance",
+      "taskpack_convert",
       "taskpack_inspect",
       "taskpack_land",
       "taskpack_list",
@@ -333,7 +334,12 @@ Deno.test("the judge's /mcp: stateless tools on packs carried in the call, the c
   const client = await inProcess(handler);
   try {
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    assert.deepEqual(names, ["taskpack_capsule_check", "taskpack_conformance", "taskpack_inspect"]);
+    assert.deepEqual(names, [
+      "taskpack_capsule_check",
+      "taskpack_conformance",
+      "taskpack_convert",
+      "taskpack_inspect",
+    ]);
     const bytes = await Deno.readFile(
       new URL("../testdata/interop/reference-0.3.0/handoff.taskpack", import.meta.url),
     );
@@ -352,6 +358,22 @@ Deno.test("the judge's /mcp: stateless tools on packs carried in the call, the c
       arguments: { pack_text: flat },
     });
     assert.equal(seen.structuredContent.conformant, true);
+    const converted: any = await client.callTool({
+      name: "taskpack_convert",
+      arguments: { pack_base64: btoa(binary), to: "flat" },
+    });
+    assert.ok(!converted.isError, converted.content[0].text);
+    const back: any = await client.callTool({
+      name: "taskpack_conformance",
+      arguments: { pack_text: converted.structuredContent.pack_text },
+    });
+    assert.equal(back.structuredContent.ok, true, "the converted pack is conformant");
+    assert.equal(back.structuredContent.digest, converted.structuredContent.digest);
+    const bagged: any = await client.callTool({
+      name: "taskpack_convert",
+      arguments: { pack_text: flat, to: "bag" },
+    });
+    assert.match(bagged.structuredContent.pack_base64, /^UEsD/, "a zip");
     const broken: any = await client.callTool({
       name: "taskpack_conformance",
       arguments: { pack_text: "not a pack" },
