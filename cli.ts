@@ -42,7 +42,11 @@ PASSPORTS (the record that stays home)
                                   Record an answer to an ask this passport received.
   doctor                          Is the store usable?
   serve-home [--host 127.0.0.1] [--port <n>] [--mint-token <id>]
-                                  Serve the store over HTTP as a team's home (tokens, claims).
+             [--team-token-file <file>] [--open] [--allow-host <name>]...
+                                  Serve the store over HTTP as a team's home (tokens, claims)
+                                  and over MCP at /mcp. With a team token (the file, or
+                                  TASKPACK_TEAM_TOKEN) listing, creating and /mcp need it;
+                                  without one it binds loopback only unless --open.
   migrate --from <store> --to <store>
                                   Copy every passport to another store, versions kept.
 
@@ -70,6 +74,10 @@ PACKS (the box that leaves)
                                   Bag <-> flat; the ending of <out> picks the encoding.
   demo [--dir <folder>]           A sample task packed both ways, judged, converted, landed.
   mcp [--store <dir>]             Serve the store to an agent over MCP (stdio).
+  mcp --http [--host 127.0.0.1] [--port <n>] [--allow-host <name>]...
+                                  The same over Streamable HTTP at /mcp (default port 8471),
+                                  for a local client that prefers it; Host and Origin must
+                                  name this server (loopback, or an --allow-host name).
 
 CAPSULES (the Resumable Handoff Capsule 1.0.0; taskpack capsule --help for more)
   capsule check <file|->          Validate a capsule exactly to its contract.
@@ -197,6 +205,7 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
         return await (await import("./cli/serve_home.ts")).runServeHome(
           { ...values, ...common },
           io,
+          main,
         );
       case "migrate":
         noPositionals(positionals, "migrate");
@@ -204,6 +213,22 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
       case "mcp": {
         noPositionals(positionals, "mcp");
         // Every tool runs `main`: one code path for the CLI and the MCP server.
+        if (values.http) {
+          const { runMcpHttp } = await import("./mcp/http.ts");
+          return await runMcpHttp(
+            {
+              store: values.store,
+              machine: values.machine,
+              actor: values.actor,
+              host: values.host,
+              port: values.port,
+              allowHosts: values["allow-host"],
+            },
+            io,
+            main,
+            json,
+          );
+        }
         const { runMcp } = await import("./mcp/server.ts");
         return await runMcp(
           main,
@@ -259,6 +284,10 @@ function parse(args: string[]) {
       host: { type: "string" },
       port: { type: "string" },
       "mint-token": { type: "string" },
+      http: { type: "boolean" },
+      "allow-host": { type: "string", multiple: true },
+      "team-token-file": { type: "string" },
+      open: { type: "boolean" },
       from: { type: "string" },
       to: { type: "string" },
     });

@@ -10,6 +10,8 @@
  * | either, refused for what it would cost | 413 with `{error, limit, max}` naming the bound (`maxBodyBytes`, `maxInflateFactor`, `maxInflatedBytes`, `maxRatio`, `maxWorkMs`); 408 with `{error, limit, max}` and the connection closed when the body is not in within `bodyTimeoutMs` |
  * | `GET /.well-known/agent-card.json` | an A2A Agent Card declaring the TaskPack extension and the JSON-RPC interface |
  * | `POST /a2a` | A2A JSON-RPC (official SDK): `SendMessage` with a pack as a file part answers with a task whose artifact is the report |
+ * | `POST /convert?to=bag` or `?to=flat` (same body) | 200 with the pack in the other encoding (`content-type` its media type, `x-taskpack-digest` its digest), written through the same chokepoint as every new pack, so it is conformant; 400 `{error}` when the body cannot be read or converted; 413/408 as below |
+ * | `POST /mcp` | MCP over Streamable HTTP (official SDK, stateless): the tools `taskpack_conformance`, `taskpack_inspect` (a pack carried in the call, judged in memory under the same bounds) and `taskpack_capsule_check`, the checks as a resource, a prompt |
  * | `GET /` | the viewer page (everything computed in the browser; nothing is uploaded) |
  * | anything else | 404, or 405 with `Allow` for a known path and the wrong method |
  *
@@ -41,8 +43,12 @@ import {
   type DecodedPack,
   decodePack,
   type Digests,
+  encodeBagInto,
+  encodeFlat,
   judge,
+  land,
   negotiateExtensions,
+  preparePack,
   type Report,
   summarisePack,
   TASKPACK_MEDIA_TYPES,
@@ -56,6 +62,9 @@ import {
   resolveBounds,
 } from "./shell/http/request_bounds.ts";
 import { A2A_PATH, cardWithInterface, createA2AJudge } from "./shell/http/a2a_judge.ts";
+import { rebindingRefusal } from "./shell/http/dns_rebinding.ts";
+import { createJudgeMcpServer } from "./mcp/direct_tools.ts";
+import { createMcpEndpoint, MCP_PATH } from "./mcp/http.ts";
 
 export { DEFAULT_REQUEST_BOUNDS, type RequestBounds };
 
@@ -80,6 +89,12 @@ export interface JudgeHandlerOptions extends Partial<RequestBounds> {
   agentCard?: A2AAgentCard & Record<string, unknown>;
   /** Hash implementations (default: portable). */
   digests?: Digests;
+  /**
+   * DNS-rebinding protection: the names `Host` and `Origin` may carry (see
+   * `shell/http/dns_rebinding.ts`). Default: not checked, for a judge behind a platform that fixes
+   * the host; `deno task serve` allows the loopback names and `TASKPACK_ALLOWED_HOSTS`.
+   */
+  allowedHosts?: readonly string[];
 }
 
 /** A `fetch` handler: a request in, a response out. */
@@ -92,8 +107,10 @@ const ROUTES: Readonly<Record<string, readonly string[]>> = {
   "/": ["GET", "HEAD"],
   "/conformance": ["POST"],
   "/inspect": ["POST"],
+  "/convert": ["POST"],
   "/.well-known/agent-card.json": ["GET", "HEAD"],
   [A2A_PATH]: ["POST"],
+  [MCP_PATH]: ["POST", "GET", "DELETE"],
 };
 
 /** The card served when none is given: it describes this judge, honestly. */
@@ -163,6 +180,11 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
   const card = withTaskPackExtension(options.agentCard ?? defaultCard());
   const loadViewer = viewerLoader(options.viewerHtml);
   const a2a = createA2AJudge({ card, digests: options.digests });
+  // The MCP tools judge through this same handler, so they meet the same bounds.
+  const mcp = createMcpEndpoint(() => createJudgeMcpServer(answer), {
+    // A pack travels base64-encoded inside a JSON-RPC body: a third larger, plus the envelope.
+    maxRequestBodySize: Math.ceil(bounds.maxBodyBytes / 3) * 4 + 64 * 1024,
+  });
 
   async function route(request: Request, path: string): Promise<Response> {
     if (path === "/") {
@@ -180,6 +202,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
         },
       });
     }
+    if (path === MCP_PATH) return await mcp.fetch(request);
     if (path === "/.well-known/agent-card.json") {
       return json(
         200,
@@ -199,6 +222,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
     if ("status" in received) return refusalResponse(received);
     const { source, limits, budget } = received;
     if (path === A2A_PATH) return await a2a(request, received.bytes);
+    if (path === "/convert") return await convert(request, received);
     const options = { ...digests, limits };
     let decoded: DecodedPack;
     try {
@@ -226,7 +250,61 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
     return json(200, summarisePack(decoded, report, verdicts));
   }
 
-  return async function handle(request: Request): Promise<Response> {
+  /** `POST /convert?to=bag|flat`: read leniently, packed again through the chokepoint. */
+  async function convert(
+    request: Request,
+    received: Exclude<Awaited<ReturnType<typeof receivePack>>, { status: number }>,
+  ): Promise<Response> {
+    const to = new URL(request.url).searchParams.get("to");
+    if (to !== "bag" && to !== "flat") {
+      return json(400, { error: "Say which encoding to convert to: ?to=bag or ?to=flat" });
+    }
+    const { source, limits, budget } = received;
+    let bytes: Uint8Array<ArrayBuffer>;
+    let digest: string;
+    try {
+      const landed = await land(source, { ...digests, limits, scanner: budget.scanner() });
+      if (budget.exceeded) return refusalResponse(budget.refusal());
+      const pack = await preparePack(landed.object, landed.luggage, {
+        ...digests,
+        scanner: budget.scanner(),
+      });
+      if (budget.exceeded) return refusalResponse(budget.refusal());
+      digest = pack.digest;
+      if (to === "flat") bytes = new TextEncoder().encode(await encodeFlat(pack));
+      else {
+        const chunks: Uint8Array[] = [];
+        let size = 0;
+        await encodeBagInto(pack, (chunk) => {
+          chunks.push(chunk.slice());
+          size += chunk.length;
+        }, digests);
+        bytes = new Uint8Array(size);
+        let at = 0;
+        for (const chunk of chunks) {
+          bytes.set(chunk, at);
+          at += chunk.length;
+        }
+      }
+    } catch (error) {
+      const refusal = received.refusalFor(error);
+      if (refusal) return refusalResponse(refusal);
+      const reason = error instanceof Error
+        ? error.message.replace(/^Cannot read taskpack: /, "").split("\n")[0]
+        : "";
+      return json(400, { error: `The body cannot be converted: ${reason}` });
+    }
+    return new Response(bytes, {
+      headers: {
+        "content-type": to === "flat" ? TASKPACK_MEDIA_TYPES.flat : TASKPACK_MEDIA_TYPES.bag,
+        "x-taskpack-digest": digest,
+        "cache-control": "no-store",
+      },
+    });
+  }
+
+  /** Every request, once its Host and Origin are through (the MCP tools call this directly). */
+  async function answer(request: Request): Promise<Response> {
     const negotiation = negotiateExtensions(request.headers.get(A2A_EXTENSIONS_HEADER));
     let response: Response;
     try {
@@ -253,6 +331,10 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
       response.headers.set(A2A_EXTENSIONS_HEADER, negotiation.responseHeader);
     }
     return response;
+  }
+  return (request) => {
+    const refused = options.allowedHosts && rebindingRefusal(request, options.allowedHosts);
+    return refused ? Promise.resolve(refused) : answer(request);
   };
 }
 

@@ -4,13 +4,29 @@
  * store served over HTTP as a team's home (see `shell/http/home_server.ts` for the API), and
  * `--mint-token <id>` to give a passport that has none (or lost it) a new token.
  *
+ * Beside the API, `/mcp` serves the home's whole toolset over MCP (Streamable HTTP): the store
+ * tools with packs carried in the call (`mcp/remote_tools.ts`), the stateless judge tools, each
+ * passport as a resource, the prompts.
+ *
+ * Who may come in:
+ *
+ * - with a team token (`--team-token-file <file>`, else `TASKPACK_TEAM_TOKEN`), listing and
+ *   creating (`GET /p`, `POST /p`) and all of `/mcp` need it as a bearer token;
+ * - without one, the home binds loopback only, unless `--open` is given, and then does not
+ *   serve `/mcp` at all;
+ * - every request's `Host` and `Origin` must name this home (loopback, the bound address, or an
+ *   `--allow-host` name): DNS-rebinding protection.
+ *
  * @module
  */
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import process from "node:process";
 import { isPassportId } from "../lib/format/mod.ts";
 import type { PassportStore } from "../lib/home/mod.ts";
 import { FolderStore } from "../shell/stores/folder_store.ts";
-import { createHomeHandler, issueToken } from "../shell/http/home_server.ts";
+import { createHomeHandler, hashToken, issueToken, teamDoor } from "../shell/http/home_server.ts";
+import { allowedHostsFor, guardHosts, isLoopbackHost } from "../shell/http/dns_rebinding.ts";
 import { KV_LEDGER_PREFIX, KvStore } from "../shell/stores/kv_store.ts";
 import { openStore, storeDir } from "./home.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
@@ -27,7 +43,23 @@ export interface ServeHomeFlags {
   "mint-token"?: string | undefined;
   /** One JSON line instead of text. */
   json?: boolean | undefined;
+  /** A file holding the team token (else `TASKPACK_TEAM_TOKEN`). */
+  "team-token-file"?: string | undefined;
+  /** Bind beyond loopback without a team token. */
+  open?: boolean | undefined;
+  /** More names `Host` and `Origin` may carry (a proxy's public name). */
+  "allow-host"?: string[] | undefined;
+  /** This machine's name, for the MCP tools. */
+  machine?: string | undefined;
+  /** Who acts, for the MCP tools. */
+  actor?: string | undefined;
 }
+
+/** The environment variable that may hold the team token. */
+export const TEAM_TOKEN_ENV = "TASKPACK_TEAM_TOKEN";
+
+/** The shortest team token accepted. */
+const MIN_TEAM_TOKEN = 16;
 
 /** The default port of `serve-home`. */
 export const DEFAULT_HOME_PORT = 8470;
@@ -54,9 +86,14 @@ export function ledgerFor(store: PassportStore, dir: string): PassportStore {
  *
  * @param flags The flags.
  * @param io Where output goes.
+ * @param run The CLI's `main`, which runs the MCP tools.
  * @returns The exit code.
  */
-export async function runServeHome(flags: ServeHomeFlags, io: Io): Promise<number> {
+export async function runServeHome(
+  flags: ServeHomeFlags,
+  io: Io,
+  run: (args: string[], io: Io) => Promise<number>,
+): Promise<number> {
   const spec = storeDir(flags.store);
   const { store, dir } = await openStore(flags.store);
   const ledger = ledgerFor(store, dir);
@@ -71,12 +108,57 @@ export async function runServeHome(flags: ServeHomeFlags, io: Io): Promise<numbe
     }
     const host = flags.host ?? "127.0.0.1";
     const port = portOf(flags.port);
-    if (!isLoopback(host)) {
+    const team = await teamToken(flags);
+    if (!team && !isLoopbackHost(host) && !flags.open) {
+      throw new UsageError(
+        `serve-home without a team token binds loopback only: give --team-token-file <file> ` +
+          `(or ${TEAM_TOKEN_ENV}), or --open to serve ${host} to anyone who can reach it`,
+      );
+    }
+    if (!isLoopbackHost(host)) {
       io.err(
         `taskpack: serving plain HTTP on ${host}: put TLS in front (a reverse proxy) before tokens cross a network\n`,
       );
     }
-    const handler = createHomeHandler(store, { ledger });
+    const teamHash = team ? hashToken(team) : undefined;
+    const api = createHomeHandler(store, {
+      ledger,
+      ...(teamHash ? { teamTokenSha256: teamHash } : {}),
+    });
+    const { createStoreMcpEndpoint, MCP_PATH } = await import("../mcp/http.ts");
+    const { resolveMcpSettings } = await import("../mcp/server.ts");
+    const { REMOTE_TOOLS } = await import("../mcp/remote_tools.ts");
+    const { judgeTools } = await import("../mcp/direct_tools.ts");
+    const { createJudgeHandler } = await import("../serve.ts");
+    const settings = resolveMcpSettings(run, {
+      store: spec,
+      machine: flags.machine,
+      actor: flags.actor,
+    });
+    const mcp = createStoreMcpEndpoint(settings, {
+      tools: REMOTE_TOOLS,
+      direct: judgeTools(createJudgeHandler({ viewerHtml: "" })),
+      transfer: "inline",
+    }, {
+      maxRequestBodySize: 64 * 1024 * 1024,
+      onerror: (error) => io.err(`taskpack home: mcp: ${error.message.split("\n")[0]}\n`),
+    });
+    // /mcp opens the whole store: the team token when there is one; without one, loopback only.
+    const serveMcp = teamHash !== undefined || isLoopbackHost(host);
+    const handler = guardHosts(async (request) => {
+      if (new URL(request.url).pathname !== MCP_PATH) return await api(request);
+      if (!serveMcp) {
+        return Response.json({
+          error: "This home serves /mcp only with a team token (--team-token-file)",
+        }, { status: 403 });
+      }
+      const door = teamDoor(request, teamHash);
+      if (door) {
+        await request.body?.cancel().catch(() => {});
+        return door;
+      }
+      return await mcp.fetch(request);
+    }, allowedHostsFor(host, flags["allow-host"] ?? []));
     const stop = new AbortController();
     const server = listen(
       {
@@ -145,8 +227,26 @@ function portOf(text: string | undefined): number {
   return port;
 }
 
-function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || /^127\./.test(host);
+/** The team token from --team-token-file or the environment, or undefined. */
+async function teamToken(flags: ServeHomeFlags): Promise<string | undefined> {
+  let token: string | undefined;
+  const file = flags["team-token-file"];
+  if (file !== undefined) {
+    try {
+      token = (await readFile(file, "utf8")).trim();
+    } catch (error) {
+      throw new Error(`Cannot read the team token file ${file}: ${(error as Error).message}`);
+    }
+  } else {
+    token = process.env[TEAM_TOKEN_ENV]?.trim() || undefined;
+  }
+  if (token === undefined) return undefined;
+  if (token.length < MIN_TEAM_TOKEN || !/^[!-~]+$/.test(token)) {
+    throw new UsageError(
+      `The team token must be at least ${MIN_TEAM_TOKEN} printable characters, no spaces`,
+    );
+  }
+  return token;
 }
 
 /** `Deno.serve`, with the one mistake people make (a port already taken) said plainly. */

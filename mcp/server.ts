@@ -26,66 +26,21 @@
  *
  * @module
  */
-import { resolve } from "node:path";
 import process from "node:process";
 import { type CallToolResult, type JSONRPCMessage, McpServer } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { z } from "zod";
 import denoConfig from "../deno.json" with { type: "json" };
-import { actorName, machineName, storeDir } from "../cli/home.ts";
 import { EXIT, type Io } from "../cli/io.ts";
 import { Scratch, TOOLS, type ToolSpec } from "./tools.ts";
+import { cliSentence, runVerb } from "./cli_call.ts";
+import { type DirectTool, registerDirectTool } from "./direct_tools.ts";
+import { type PackTransfer, registerPrompts } from "./prompts.ts";
+import { registerPassportResources } from "./resources.ts";
+import { type CliMain, type McpOptions, type McpSettings, resolveMcpSettings } from "./settings.ts";
 
 export type { Io } from "../cli/io.ts";
-
-/**
- * The CLI entry point, `main` from `cli.ts`: the one code path every tool goes through. The
- * caller passes it in, so this package never imports the CLI that starts it.
- */
-export type CliMain = (args: string[], io: Io) => Promise<number>;
-
-/** How `taskpack mcp` was started: each falls back like the CLI's own flags. */
-export interface McpOptions {
-  /** The passport store (`--store`), else `TASKPACK_STORE`, else the per-user default. */
-  store?: string | undefined;
-  /** This machine's name (`--machine`), else `TASKPACK_MACHINE`, else the host name. */
-  machine?: string | undefined;
-  /** Who acts (`--actor`), else `TASKPACK_ACTOR`, else the user name. */
-  actor?: string | undefined;
-}
-
-/** The store, machine and actor a server uses for its whole life, and the CLI it drives. */
-export interface McpSettings {
-  /** The passport store: a folder (made absolute), or a `kv:` / `http(s)://` store as named. */
-  store: string;
-  /** This machine's name. */
-  machine: string;
-  /** Who acts; empty when unknown. */
-  actor: string;
-  /** The CLI's `main`, which runs every tool call. */
-  run: CliMain;
-}
-
-/**
- * Resolves the options once, the way the CLI would: the result is fixed for the server's life.
- *
- * @param run The CLI's `main`.
- * @param options The flags `taskpack mcp` was given.
- * @returns The settings every tool call uses.
- */
-export function resolveMcpSettings(run: CliMain, options: McpOptions = {}): McpSettings {
-  return {
-    store: absoluteStore(storeDir(options.store)),
-    machine: machineName(options.machine),
-    actor: actorName(options.actor),
-    run,
-  };
-}
-
-/** A folder store is pinned to an absolute path; other kinds of store are kept as named. */
-function absoluteStore(spec: string): string {
-  return /^(kv:|https?:\/\/)/i.test(spec) ? spec : resolve(spec);
-}
+export { type CliMain, type McpOptions, type McpSettings, resolveMcpSettings };
 
 /**
  * Runs `taskpack mcp`: serves the store over stdio until the client closes standard input.
@@ -127,19 +82,42 @@ export async function runMcp(
   return EXIT.ok;
 }
 
+/** What a server built by {@linkcode createTaskpackServer} offers beside its resources and prompts. */
+export interface ServerParts {
+  /** The store-backed tools, run through the CLI (default: every local tool, paths and all). */
+  // deno-lint-ignore no-explicit-any -- each entry is checked against its own input schema
+  tools?: readonly ToolSpec<any>[];
+  /** Tools that run in-process without the CLI (default: none). */
+  direct?: readonly DirectTool[];
+  /** How the tools take a pack: a path on this machine (default), or inline bytes. */
+  transfer?: PackTransfer;
+  /**
+   * Told when a tool changed what the passport resources list (a new passport, a checkpoint, a
+   * landing). Default: the server sends `notifications/resources/list_changed` on its own
+   * connection.
+   */
+  onListChanged?: () => void;
+}
+
 /**
- * Builds the MCP server with every taskpack tool registered, bound to one store, machine and
- * actor. `runMcp` serves it over stdio.
+ * Builds the MCP server bound to one store, machine and actor: the tools, each passport as a
+ * resource (`taskpack://passport/{id}`), and the prompts `resume` and `land-and-resume`.
+ * `runMcp` serves it over stdio; `mcp/http.ts` over Streamable HTTP.
  *
  * @param settings The store, machine and actor every tool call uses.
+ * @param parts Which tools, how packs travel, and who hears of list changes.
  * @returns The server (not yet connected).
  */
-function createTaskpackServer(settings: McpSettings): McpServer {
+export function createTaskpackServer(settings: McpSettings, parts: ServerParts = {}): McpServer {
   const server = new McpServer(
     { name: "taskpack", version: denoConfig.version },
-    { instructions: instructions(settings) },
+    { instructions: instructions(settings), capabilities: { logging: {} } },
   );
-  for (const tool of TOOLS) register(server, settings, tool);
+  const changed = parts.onListChanged ?? (() => server.sendResourceListChanged());
+  for (const tool of parts.tools ?? TOOLS) register(server, settings, tool, changed);
+  for (const tool of parts.direct ?? []) registerDirectTool(server, tool);
+  registerPassportResources(server, settings);
+  registerPrompts(server, settings, parts.transfer ?? "path");
   return server;
 }
 
@@ -247,6 +225,7 @@ function register<Input extends z.ZodObject>(
   server: McpServer,
   settings: McpSettings,
   tool: ToolSpec<Input>,
+  changed: () => void,
 ): void {
   server.registerTool(
     tool.name,
@@ -257,7 +236,12 @@ function register<Input extends z.ZodObject>(
       outputSchema: tool.output,
       annotations: { title: tool.title, ...tool.annotations },
     },
-    (args) => callTool(settings, tool, args as z.output<Input>),
+    async (args) => {
+      const result = await callTool(settings, tool, args as z.output<Input>);
+      // A write that went through may change what the passport resources list.
+      if (!result.isError && tool.annotations.readOnlyHint === false) changed();
+      return result;
+    },
   );
 }
 
@@ -268,42 +252,28 @@ async function callTool<Input extends z.ZodObject>(
 ): Promise<CallToolResult> {
   const scratch = new Scratch();
   try {
-    const { verb, flags = [], positionals = [] } = await tool.invocation(args, scratch);
-    const argv = [
-      verb,
-      ...flags,
-      "--json",
-      `--store=${settings.store}`,
-      `--machine=${settings.machine}`,
-      ...(settings.actor ? [`--actor=${settings.actor}`] : []),
-      // Nothing a model passes as a path or an id can turn into a flag.
-      "--",
-      ...positionals,
-    ];
-    let out = "";
-    let err = "";
-    const code = await settings.run(argv, {
-      out: (text) => void (out += text),
-      err: (text) => void (err += text),
-    });
+    const invocation = await tool.invocation(args, scratch);
+    const { verb } = invocation;
+    const { code, out, err } = await runVerb(settings, invocation);
     const notes = err.split("\n").filter((line) => line && !line.startsWith("taskpack: "));
     if (code !== EXIT.ok && !(tool.resultCodes ?? []).includes(code)) {
-      return failure(errorSentence(err, code), reasonOf(out));
+      return failure(cliSentence(err, code), reasonOf(out));
     }
     let result: unknown;
     try {
       result = JSON.parse(out);
     } catch {
-      return failure(errorSentence(err, code));
+      return failure(cliSentence(err, code));
     }
     if (result === null || typeof result !== "object" || Array.isArray(result)) {
       return failure(`taskpack ${verb} gave no JSON object`);
     }
-    const structured = result as Record<string, unknown>;
+    let structured = result as Record<string, unknown>;
     // A verb that failed with --json also prints {ok: false, error}: that is not a result.
     if (code !== EXIT.ok && structured.ok === false && typeof structured.error === "string") {
-      return failure(errorSentence(err, code), reasonOf(out));
+      return failure(cliSentence(err, code), reasonOf(out));
     }
+    if (tool.after) structured = await tool.after(structured, scratch);
     const text = [tool.summary(structured), ...notes.map((note) => `(${note})`)].join("\n");
     return {
       content: [
@@ -340,13 +310,6 @@ function reasonOf(stdout: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The CLI's one-sentence error, without the pointer to `--help` a tool caller cannot use. */
-function errorSentence(stderr: string, code: number): string {
-  const line = stderr.split("\n").reverse().find((l) => l.startsWith("taskpack: "));
-  if (!line) return `taskpack failed (exit ${code})`;
-  return line.slice("taskpack: ".length).replace(/ \(see --help\)$/, "");
 }
 
 function instructions(settings: McpSettings): string {

@@ -25,6 +25,12 @@ export class Scratch {
     return path;
   }
 
+  /** A path in the private temporary folder where a verb may write a file of its own. */
+  async path(name: string): Promise<string> {
+    this.#dir ??= await mkdtemp(join(tmpdir(), "taskpack-mcp-"));
+    return join(this.#dir, name);
+  }
+
   /** Removes every file written. */
   async dispose(): Promise<void> {
     if (this.#dir) await rm(this.#dir, { recursive: true, force: true });
@@ -33,8 +39,11 @@ export class Scratch {
 
 /** The CLI call a tool makes: the verb, its flags, and its positionals (after `--`). */
 export interface Invocation {
+  /** The verb (`list`, `open`, ...). */
   verb: string;
+  /** Its flags. */
   flags?: string[];
+  /** Its positionals, passed after `--`. */
   positionals?: string[];
 }
 
@@ -50,10 +59,20 @@ export interface ToolSpec<Input extends z.ZodObject> {
   summary: (result: Record<string, unknown>) => string;
   /** Exit codes that still carry a result (conformance: 2 = not conformant). */
   resultCodes?: readonly number[];
+  /** Turns the verb's JSON into the tool's result, before the scratch files go. */
+  after?: (
+    result: Record<string, unknown>,
+    scratch: Scratch,
+  ) => Promise<Record<string, unknown>>;
 }
 
-/** Types a tool's handlers from its own input schema. */
-function tool<Input extends z.ZodObject>(spec: ToolSpec<Input>): ToolSpec<Input> {
+/**
+ * Types a tool's handlers from its own input schema.
+ *
+ * @param spec The tool.
+ * @returns The same tool.
+ */
+export function tool<Input extends z.ZodObject>(spec: ToolSpec<Input>): ToolSpec<Input> {
   return spec;
 }
 
@@ -554,3 +573,6 @@ export const TOOLS: readonly ToolSpec<any>[] = [
   inspect,
   answer,
 ];
+
+/** The local tools by name, for servers that serve variants of some (the home's inline packs). */
+export const LOCAL_TOOLS = { list, open, create, checkpoint, pack, land, answer } as const;

@@ -137,6 +137,65 @@ Deno.test("tools/list: every tool, with input and output schemas and honest anno
   }
 });
 
+Deno.test("resources and prompts: each passport listed and read, resume and land-and-resume, list_changed on writes", async () => {
+  const cwd = await Deno.makeTempDir();
+  const A = await machine(cwd, "alice");
+  let changes = 0;
+  A.client.setNotificationHandler("notifications/resources/list_changed", () => void changes++);
+  try {
+    const { resourceTemplates } = await A.client.listResourceTemplates();
+    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ["taskpack://passport/{id}"]);
+    assert.deepEqual((await A.client.listResources()).resources, []);
+    const made = await A.call("taskpack_new", { title: "Fix the build", goal: "green CI" });
+    const id: string = made.passport_id;
+    const { resources } = await A.client.listResources();
+    assert.deepEqual(resources.map((r) => [r.uri, r.name, r.title]), [
+      [`taskpack://passport/${id}`, id, "Fix the build"],
+    ]);
+    const read = await A.client.readResource({ uri: `taskpack://passport/${id}` });
+    const opened = await A.call("taskpack_open", { id });
+    assert.equal(read.contents.length, 2);
+    const [context, state] = read.contents as any[];
+    assert.equal(context.mimeType, "text/markdown");
+    assert.equal(context.text, opened.compiled_context, "what taskpack open shows");
+    assert.equal(state.mimeType, "application/json");
+    assert.deepEqual(JSON.parse(state.text), opened.state);
+    // Only passport ids: no path, no other scheme, no other store.
+    for (
+      const uri of ["taskpack://passport/../../etc/passwd", "taskpack://passport/TP-ZZZZ-ZZZZ"]
+    ) {
+      await assert.rejects(() => A.client.readResource({ uri }));
+    }
+    const { prompts } = await A.client.listPrompts();
+    assert.deepEqual(prompts.map((p) => p.name).sort(), ["land-and-resume", "resume"]);
+    const resume = await A.client.getPrompt({ name: "resume", arguments: { id } });
+    const handoff = (await A.call("taskpack_open", { id })).handoff_prompt;
+    assert.ok((resume.messages[0]!.content as any).text.startsWith(handoff));
+    const land = await A.client.getPrompt({
+      name: "land-and-resume",
+      arguments: { pack: "/tmp/in.taskpack.json" },
+    });
+    const text: string = (land.messages[0]!.content as any).text;
+    assert.match(text, /taskpack_inspect/);
+    assert.match(text, /taskpack_land \(path "\/tmp\/in\.taskpack\.json"\)/);
+    assert.match(text, /never instructions/);
+    const before = changes;
+    await A.call("taskpack_checkpoint", {
+      state: { ...opened.state, current_state: "half done" },
+      expected_version: opened.state_version,
+    });
+    for (let i = 0; i < 50 && changes === before; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(changes > before, "a checkpoint sends resources/list_changed");
+    const quiet = changes;
+    await A.call("taskpack_list");
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(changes, quiet, "reading changes nothing");
+    assert.deepEqual(A.errors, []);
+  } finally {
+    await A.close();
+  }
+});
+
 Deno.test("A -> B -> A through tool calls only: asks answered at home, goal unchanged, B's ask adopted", async () => {
   const cwd = await Deno.makeTempDir();
   // A's temporary files (the state to checkpoint, the asks and checks to pack) go here.

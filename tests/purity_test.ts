@@ -241,7 +241,7 @@ Deno.test("the architecture check fails on each kind of import it forbids", asyn
   assert.ok(cycles(upward).some((c) => c.includes("lib/bytes/json.ts")));
   // A cycle between the shells: the MCP server loading the CLI that starts it.
   const loop = withLine("mcp/server.ts", 'const cli = await import("../cli.ts");');
-  assert.deepEqual(cycles(loop).find((c) => c.includes("cli.ts")), ["cli.ts", "mcp/server.ts"]);
+  assert.ok(cycles(loop).some((c) => c.includes("cli.ts") && c.includes("mcp/server.ts")));
   // A file dropped straight into lib/ belongs to no package.
   const loose = new Map(files).set("lib/loose.ts", 'import "./bytes/mod.ts";');
   assert.match(architectureProblems(importGraph(loose)).join("\n"), /lib\/loose\.ts is outside/);

@@ -639,3 +639,27 @@ Deno.test("the card names the A2A JSON-RPC endpoint at the origin it is served f
     assert.equal(AgentCard.fromJSON(card).supportedInterfaces[0]!.url, `${origin}/a2a`);
   });
 });
+
+Deno.test("POST /convert: each reference pack to the other encoding, conformant, same digest; refusals are 400", async () => {
+  await withJudge({ viewerHtml: "" }, async (origin) => {
+    for (const name of REFERENCE_FILES) {
+      const to = name.endsWith(".json") ? "bag" : "flat";
+      const response = await fetch(`${origin}/convert?to=${to}`, {
+        method: "POST",
+        body: await reference(name),
+      });
+      assert.equal(response.status, 200, name);
+      const digest = response.headers.get("x-taskpack-digest");
+      const converted = new Uint8Array(await response.arrayBuffer());
+      const { json } = await post(origin, "/conformance", converted);
+      assert.equal(json.ok, true, `${name} converted to ${to}`);
+      assert.equal(json.digest, digest, name);
+    }
+    const noTarget = await post(origin, "/convert", await reference("handoff.taskpack"));
+    assert.equal(noTarget.response.status, 400);
+    assert.match(noTarget.json.error, /\?to=bag or \?to=flat/);
+    const junk = await post(origin, "/convert?to=flat", "not a pack");
+    assert.equal(junk.response.status, 400);
+    assert.match(junk.json.error, /cannot be converted/);
+  });
+});

@@ -17,8 +17,13 @@
  * - **Tokens.** Creating a passport through the home mints a random bearer token for it, shows it
  *   once in the reply, and keeps only its SHA-256. Every request about one passport (reading it,
  *   saving it, claiming it) needs `Authorization: Bearer <token>`: 401 without one, 403 with the
- *   wrong one. The listing (`GET /p`) needs none and shows only ids, versions, titles and times.
- *   There are no accounts: whoever holds a passport's token may work on it.
+ *   wrong one. The listing (`GET /p`) shows only ids, versions, titles and times. There are no
+ *   accounts: whoever holds a passport's token may work on it.
+ * - **The team's door.** With `teamTokenSha256` (`serve-home --team-token-file`), listing and
+ *   creating (`GET /p`, `POST /p`) need `Authorization: Bearer <team token>`: 401 without it or
+ *   with another, before the body is read, and nothing changes. Per-passport tokens keep working
+ *   for reading, saving and claiming one passport. Without it, listing and creating are open to
+ *   whoever reaches the home (so `serve-home` binds loopback only, unless `--open`).
  * - **Claims** are soft locks with a time to live, so two people do not work one task at once. A
  *   second claimant gets 409 naming who holds the claim and until when; the holder renews by
  *   claiming again; an expired claim lapses by itself. A claim never blocks a save: a save
@@ -72,6 +77,11 @@ export interface HomeOptions {
   maxBodyBytes?: number;
   /** The longest claim. Default 7 days. */
   maxClaimSeconds?: number;
+  /**
+   * The SHA-256 (hex, see {@linkcode hashToken}) of the team token: when set, `GET /p` and
+   * `POST /p` need it as a bearer token. Default: none, listing and creating are open.
+   */
+  teamTokenSha256?: string;
 }
 
 /** A `fetch` handler. */
@@ -163,6 +173,12 @@ export function createHomeHandler(store: PassportStore, options: HomeOptions = {
     if (base && path !== base && !path.startsWith(`${base}/`)) return notFound(path);
     const rest = path.slice(base.length);
     if (rest === "/p") {
+      if (request.method !== "GET" && request.method !== "POST") return notAllowed("GET, POST");
+      const door = teamDoor(request, options.teamTokenSha256);
+      if (door) {
+        await request.body?.cancel().catch(() => {});
+        return door;
+      }
       if (request.method === "GET") return reply(200, await store.list());
       if (request.method === "POST") return await create(request);
       return notAllowed("GET, POST");
@@ -440,6 +456,26 @@ function refusal(error: unknown): Response {
   if (error instanceof RangeError) return fail(413, oneLine(error.message));
   if (error instanceof TypeError) return fail(400, oneLine(error.message));
   throw error;
+}
+
+/**
+ * The team's door: undefined when no team token is set or the request carries it, else a 401.
+ *
+ * @param request The request.
+ * @param teamHash The team token's SHA-256, if any.
+ * @returns The refusal, or undefined.
+ */
+export function teamDoor(request: Request, teamHash: string | undefined): Response | undefined {
+  if (!teamHash) return undefined;
+  const presented = bearer(request);
+  if (presented !== null && sameText(hashToken(presented), teamHash)) return undefined;
+  return fail(
+    401,
+    presented === null
+      ? "Listing and creating passports here need the team token: send Authorization: Bearer <team token>"
+      : "That is not this home's team token",
+    { "www-authenticate": 'Bearer realm="taskpack-team"' },
+  );
 }
 
 /** The token sent as `Authorization: Bearer <token>`, or null. */

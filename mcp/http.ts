@@ -1,0 +1,192 @@
+// Copyright 2026 the taskpack authors. MIT license.
+/**
+ * MCP over Streamable HTTP, on the official SDK's `createMcpHandler` (a web-standard `Request`
+ * in, a `Response` out): each request gets a fresh server from a factory, so nothing is held
+ * between requests, and the same factory serves the 2025 protocol (stateless) and the
+ * 2026-07-28 one.
+ *
+ * - {@linkcode createMcpEndpoint}: the endpoint for any factory (the judge, the home);
+ * - {@linkcode runMcpHttp}: `taskpack mcp --http [--host 127.0.0.1] [--port N]`, one store at
+ *   `/mcp`, bound to loopback by default, behind the `Host`/`Origin` check of
+ *   `shell/http/dns_rebinding.ts`.
+ *
+ * @module
+ */
+import process from "node:process";
+import {
+  createMcpHandler,
+  type McpServer,
+  type ServerNotifier,
+} from "@modelcontextprotocol/server";
+import denoConfig from "../deno.json" with { type: "json" };
+import { EXIT, type Io, UsageError } from "../cli/io.ts";
+import { allowedHostsFor, guardHosts, isLoopbackHost } from "../shell/http/dns_rebinding.ts";
+import {
+  type CliMain,
+  createTaskpackServer,
+  type McpOptions,
+  resolveMcpSettings,
+  type ServerParts,
+} from "./server.ts";
+
+/** The path MCP is served at. */
+export const MCP_PATH = "/mcp";
+
+/** An MCP endpoint: its `fetch` face, and who to tell when the passport list changed. */
+export interface McpEndpoint {
+  /** Serves one HTTP request to `/mcp`. */
+  fetch: (request: Request) => Promise<Response>;
+  /** Publishes change notifications to open `subscriptions/listen` streams. */
+  notify: ServerNotifier;
+  /** Ends the streams in flight. */
+  close: () => Promise<void>;
+}
+
+/** Options for {@linkcode createMcpEndpoint}. */
+export interface McpEndpointOptions {
+  /** The largest request body, in bytes (default 4 MiB). */
+  maxRequestBodySize?: number;
+  /** Told of errors outside any one response. */
+  onerror?: (error: Error) => void;
+}
+
+/**
+ * Creates an MCP endpoint from a server factory.
+ *
+ * @param build Builds a server for one request; `changed` tells open streams that the list of
+ *   resources changed.
+ * @param options Body bound, error sink.
+ * @returns The endpoint.
+ */
+export function createMcpEndpoint(
+  build: (changed: () => void) => McpServer,
+  options: McpEndpointOptions = {},
+): McpEndpoint {
+  const changed = () => handler.notify.resourcesChanged();
+  const handler = createMcpHandler(() => build(changed), {
+    ...(options.maxRequestBodySize ? { maxRequestBodySize: options.maxRequestBodySize } : {}),
+    ...(options.onerror ? { onerror: options.onerror } : {}),
+  });
+  return {
+    fetch: (request) => handler.fetch(request),
+    notify: handler.notify,
+    close: handler.close,
+  };
+}
+
+/**
+ * An MCP endpoint serving one store (tools, passport resources, prompts).
+ *
+ * @param settings The store, machine, actor and CLI.
+ * @param parts Which tools (default: the local ones), how packs travel.
+ * @param options Body bound, error sink.
+ * @returns The endpoint.
+ */
+export function createStoreMcpEndpoint(
+  settings: ReturnType<typeof resolveMcpSettings>,
+  parts: ServerParts = {},
+  options: McpEndpointOptions = {},
+): McpEndpoint {
+  return createMcpEndpoint(
+    (changed) => createTaskpackServer(settings, { ...parts, onListChanged: changed }),
+    options,
+  );
+}
+
+/** How `taskpack mcp --http` was started. */
+export interface McpHttpOptions extends McpOptions {
+  /** The address to listen on (default 127.0.0.1). */
+  host?: string | undefined;
+  /** The port (default 8471; 0 picks a free one). */
+  port?: string | undefined;
+  /** More names the `Host` and `Origin` headers may carry. */
+  allowHosts?: readonly string[] | undefined;
+}
+
+/** The default port of `taskpack mcp --http`. */
+export const DEFAULT_MCP_PORT = 8471;
+
+/**
+ * Runs `taskpack mcp --http`: serves the store at `/mcp` until SIGINT or SIGTERM. The URL goes
+ * to `io.out` (one line, `{"url": ...}` with `json`), logs to `io.err`.
+ *
+ * @param options The store, machine, actor, host and port.
+ * @param io Where the URL and the logs go.
+ * @param run The CLI's `main`.
+ * @param json Print the URL as one JSON line.
+ * @returns The exit code.
+ */
+export async function runMcpHttp(
+  options: McpHttpOptions,
+  io: Io,
+  run: CliMain,
+  json = false,
+): Promise<number> {
+  const deno = (globalThis as { Deno?: { serve?: unknown } }).Deno;
+  if (typeof deno?.serve !== "function") {
+    throw new Error("taskpack mcp --http needs Deno; under Node, use stdio (taskpack mcp)");
+  }
+  const host = options.host ?? "127.0.0.1";
+  const port = portOf(options.port);
+  if (!isLoopbackHost(host)) {
+    io.err(
+      `taskpack mcp: serving ${host} without authentication: anyone who can reach it can use ` +
+        `this store; put TLS and authentication in front\n`,
+    );
+  }
+  const settings = resolveMcpSettings(run, options);
+  const endpoint = createStoreMcpEndpoint(settings, {}, {
+    onerror: (error) => io.err(`taskpack mcp: ${error.message.split("\n")[0]}\n`),
+  });
+  const allowed = allowedHostsFor(host, options.allowHosts ?? []);
+  const handler = guardHosts(
+    (request) =>
+      new URL(request.url).pathname === MCP_PATH ? endpoint.fetch(request) : Promise.resolve(
+        Response.json({ error: `Nothing here: MCP is at ${MCP_PATH}` }, { status: 404 }),
+      ),
+    allowed,
+  );
+  const stop = new AbortController();
+  let server: Deno.HttpServer;
+  try {
+    server = Deno.serve({
+      hostname: host,
+      port,
+      signal: stop.signal,
+      onListen: ({ hostname, port }) => {
+        const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
+        const url = `http://${shown}:${port}${MCP_PATH}`;
+        io.out(json ? JSON.stringify({ url, store: settings.store }) + "\n" : `${url}\n`);
+        io.err(
+          `taskpack mcp ${denoConfig.version}: serving ${settings.store} as machine ` +
+            `${settings.machine} at ${url} (Ctrl-C to stop)\n`,
+        );
+      },
+    }, handler);
+  } catch (error) {
+    if (error instanceof Deno.errors.AddrInUse) {
+      throw new Error(`Cannot serve on ${host}:${port}: the port is already in use (--port)`);
+    }
+    throw error;
+  }
+  const onSignal = () => stop.abort();
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    await server.finished;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await endpoint.close();
+  }
+  return EXIT.ok;
+}
+
+function portOf(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MCP_PORT;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) {
+    throw new UsageError(`--port needs a port number from 0 to 65535, got "${text}"`);
+  }
+  return port;
+}
