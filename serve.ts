@@ -64,7 +64,7 @@ import {
 import { A2A_PATH, cardWithInterface, createA2AJudge } from "./shell/http/a2a_judge.ts";
 import { rebindingRefusal } from "./shell/http/dns_rebinding.ts";
 import { createJudgeMcpServer } from "./mcp/direct_tools.ts";
-import { createMcpEndpoint, MCP_PATH } from "./mcp/http.ts";
+import { createMcpEndpoint, MCP_PATH } from "./mcp/endpoint.ts";
 
 export { DEFAULT_REQUEST_BOUNDS, type RequestBounds };
 

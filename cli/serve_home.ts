@@ -126,7 +126,7 @@ export async function runServeHome(
       ...(teamHash ? { teamTokenSha256: teamHash } : {}),
     });
     const { createStoreMcpEndpoint, MCP_PATH } = await import("../mcp/http.ts");
-    const { resolveMcpSettings } = await import("../mcp/server.ts");
+    const { resolveMcpSettings } = await import("../mcp/settings.ts");
     const { REMOTE_TOOLS } = await import("../mcp/remote_tools.ts");
     const { judgeTools } = await import("../mcp/direct_tools.ts");
     const { createJudgeHandler } = await import("../serve.ts");

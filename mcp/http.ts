@@ -5,7 +5,7 @@
  * between requests, and the same factory serves the 2025 protocol (stateless) and the
  * 2026-07-28 one.
  *
- * - {@linkcode createMcpEndpoint}: the endpoint for any factory (the judge, the home);
+ * - {@linkcode createStoreMcpEndpoint}: the endpoint for one store (the home, `mcp --http`);
  * - {@linkcode runMcpHttp}: `taskpack mcp --http [--host 127.0.0.1] [--port N]`, one store at
  *   `/mcp`, bound to loopback by default, behind the `Host`/`Origin` check of
  *   `shell/http/dns_rebinding.ts`.
@@ -13,66 +13,19 @@
  * @module
  */
 import process from "node:process";
-import {
-  createMcpHandler,
-  type McpServer,
-  type ServerNotifier,
-} from "@modelcontextprotocol/server";
 import denoConfig from "../deno.json" with { type: "json" };
 import { EXIT, type Io, UsageError } from "../cli/io.ts";
 import { allowedHostsFor, guardHosts, isLoopbackHost } from "../shell/http/dns_rebinding.ts";
 import {
-  type CliMain,
-  createTaskpackServer,
-  type McpOptions,
-  resolveMcpSettings,
-  type ServerParts,
-} from "./server.ts";
+  createMcpEndpoint,
+  MCP_PATH,
+  type McpEndpoint,
+  type McpEndpointOptions,
+} from "./endpoint.ts";
+import { createTaskpackServer, type ServerParts } from "./server.ts";
+import { type CliMain, type McpOptions, resolveMcpSettings } from "./settings.ts";
 
-/** The path MCP is served at. */
-export const MCP_PATH = "/mcp";
-
-/** An MCP endpoint: its `fetch` face, and who to tell when the passport list changed. */
-export interface McpEndpoint {
-  /** Serves one HTTP request to `/mcp`. */
-  fetch: (request: Request) => Promise<Response>;
-  /** Publishes change notifications to open `subscriptions/listen` streams. */
-  notify: ServerNotifier;
-  /** Ends the streams in flight. */
-  close: () => Promise<void>;
-}
-
-/** Options for {@linkcode createMcpEndpoint}. */
-export interface McpEndpointOptions {
-  /** The largest request body, in bytes (default 4 MiB). */
-  maxRequestBodySize?: number;
-  /** Told of errors outside any one response. */
-  onerror?: (error: Error) => void;
-}
-
-/**
- * Creates an MCP endpoint from a server factory.
- *
- * @param build Builds a server for one request; `changed` tells open streams that the list of
- *   resources changed.
- * @param options Body bound, error sink.
- * @returns The endpoint.
- */
-export function createMcpEndpoint(
-  build: (changed: () => void) => McpServer,
-  options: McpEndpointOptions = {},
-): McpEndpoint {
-  const changed = () => handler.notify.resourcesChanged();
-  const handler = createMcpHandler(() => build(changed), {
-    ...(options.maxRequestBodySize ? { maxRequestBodySize: options.maxRequestBodySize } : {}),
-    ...(options.onerror ? { onerror: options.onerror } : {}),
-  });
-  return {
-    fetch: (request) => handler.fetch(request),
-    notify: handler.notify,
-    close: handler.close,
-  };
-}
+export { createMcpEndpoint, MCP_PATH, type McpEndpoint, type McpEndpointOptions };
 
 /**
  * An MCP endpoint serving one store (tools, passport resources, prompts).

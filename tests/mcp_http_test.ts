@@ -25,13 +25,18 @@ interface Home {
   stop(): Promise<void>;
 }
 
-async function startHome(dir: string, name: string, extra: string[] = []): Promise<Home> {
+async function startHome(
+  dir: string,
+  name: string,
+  via: "file" | "env" = "file",
+): Promise<Home> {
   const team = makeToken(name);
   const tokenFile = `${dir}/${name}.team-token`;
   await Deno.writeTextFile(tokenFile, team + "\n", { mode: 0o600 });
   const store = `${dir}/${name}-store`;
   const env = Deno.env.toObject();
   delete env.TASKPACK_TEAM_TOKEN;
+  if (via === "env") env.TASKPACK_TEAM_TOKEN = team;
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -43,13 +48,11 @@ async function startHome(dir: string, name: string, extra: string[] = []): Promi
       "--port",
       "0",
       "--json",
-      "--team-token-file",
-      tokenFile,
+      ...(via === "file" ? ["--team-token-file", tokenFile] : []),
       "--machine",
       name,
       "--actor",
       name,
-      ...extra,
     ],
     env: { ...env, NO_COLOR: "1" },
     clearEnv: true,
@@ -276,6 +279,23 @@ Deno.test("the team's door: GET/POST /p and /mcp answer 401 without the team tok
     });
     assert.equal(rebound.status, 403);
     await rebound.body?.cancel();
+  } finally {
+    await home.stop();
+  }
+});
+
+Deno.test("the team token may come from TASKPACK_TEAM_TOKEN instead of a file", async () => {
+  const dir = await Deno.makeTempDir();
+  const home = await startHome(dir, "dave", "env");
+  try {
+    const without = await fetch(`${home.base}/p`);
+    assert.equal(without.status, 401);
+    await without.body?.cancel();
+    const withIt = await fetch(`${home.base}/p`, {
+      headers: { authorization: `Bearer ${home.team}` },
+    });
+    assert.equal(withIt.status, 200);
+    await withIt.body?.cancel();
   } finally {
     await home.stop();
   }
