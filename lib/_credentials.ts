@@ -376,7 +376,9 @@ export function scanCredentials(
  * Shopify.
  *
  * Zero-width characters (U+200B–U+200D, U+2060, U+FEFF, U+00AD) are ignored, so a token split
- * by them is still found. Hex digests, base64 of random bytes and prose do not match.
+ * by them is still found. A token encoded in base64 (a run of at least 24 base64 characters,
+ * such as a Kubernetes Secret's `data:` value) is found too, with `encoding: "base64"`. Hex
+ * digests, base64 of random bytes and prose do not match.
  *
  * @param text The text to scan.
  * @returns The earliest finding, whose `index` is an offset in `text` as given, or `null`.
@@ -395,7 +397,125 @@ export function scanCredentials(
 export function findCredential(text: string): Finding | null {
   const stripped = stripZeroWidth(text);
   const found = scanCredentials(stripped, 0, true);
-  if (found === null) return null;
-  const index = stripped === text ? found.index : originalOffset(text, found.index);
-  return { rule: "credential", kind: found.kind, index };
+  const encoded = found === null
+    ? scanBase64Credentials(stripped, 0, true, { chars: MAX_BASE64_CHARS })
+    : null;
+  const hit = found ?? encoded;
+  if (hit === null) return null;
+  const index = stripped === text ? hit.index : originalOffset(text, hit.index);
+  return encoded === null
+    ? { rule: "credential", kind: hit.kind, index }
+    : { rule: "credential", kind: hit.kind, index, encoding: "base64" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Base64
+
+/** The shortest run of base64 characters decoded: 18 bytes, shorter than any token shape. */
+export const MIN_BASE64_RUN = 24;
+/**
+ * How many base64 characters one file may have decoded, over all its runs and all four
+ * alignments of each: the bound on the work base64 adds per file (about 3 MiB decoded).
+ * Runs past it are not decoded.
+ */
+export const MAX_BASE64_CHARS = 4 << 20;
+
+/** What is left of one file's base64 allowance ({@linkcode MAX_BASE64_CHARS}). */
+export interface Base64Budget {
+  /** Base64 characters that may still be decoded. */
+  chars: number;
+}
+
+/** The value of each base64 character, either alphabet (`+/` and `-_`); 255 for others. */
+const BASE64_VALUE: Uint8Array = (() => {
+  const table = new Uint8Array(128).fill(255);
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (let i = 0; i < 64; i++) table[alphabet.charCodeAt(i)] = i;
+  table[0x2d] = 62;
+  table[0x5f] = 63;
+  return table;
+})();
+
+const BASE64_RUN = new RegExp(`[A-Za-z0-9+/_-]{${MIN_BASE64_RUN},}`, "g");
+/**
+ * A key right before a value (`token: `, `"key": "`, `KEY=`), as a Kubernetes Secret's `data:`
+ * or an env file holds one: its name is put back in front of the decoded value, so that token
+ * shapes known by the name before them (`aws_secret_access_key=…`) are found too.
+ */
+const KEY_BEFORE = /(?:^|[\s{,])["']?([A-Za-z0-9_.-]{1,64})["']?[ \t]*[:=][ \t]*["']?$/;
+
+function isBase64Char(code: number): boolean {
+  return code < 128 && BASE64_VALUE[code] !== 255;
+}
+
+/**
+ * Decodes `length` base64 characters of `text` from `at` (a final group of 2 or 3 characters
+ * is a group whose padding was left off) into a string of
+ * one character per byte: printable ASCII, tab and line breaks stay, any other byte becomes
+ * NUL, which no token contains.
+ */
+function decodeRun(text: string, at: number, length: number): string {
+  const codes: number[] = [];
+  let out = "";
+  const keep = (byte: number) => {
+    codes.push(
+      (byte >= 0x20 && byte < 0x7f) || byte === 0x09 || byte === 0x0a || byte === 0x0d ? byte : 0,
+    );
+    if (codes.length >= 4096) {
+      out += String.fromCharCode(...codes);
+      codes.length = 0;
+    }
+  };
+  const value = (i: number) => i < at + length ? BASE64_VALUE[text.charCodeAt(i)]! : 0;
+  for (let i = at; i < at + length; i += 4) {
+    const n = (value(i) << 18) | (value(i + 1) << 12) | (value(i + 2) << 6) | value(i + 3);
+    // A final group of 2 or 3 characters (its padding left off) holds 1 or 2 bytes.
+    const bytes = Math.min(3, at + length - i - 1);
+    keep(n >>> 16);
+    if (bytes > 1) keep((n >>> 8) & 0xff);
+    if (bytes > 2) keep(n & 0xff);
+  }
+  return out + String.fromCharCode(...codes);
+}
+
+/**
+ * The first credential hidden in base64 in `text`: every run of at least
+ * {@linkcode MIN_BASE64_RUN} base64 characters (standard or URL-safe alphabet) that reaches
+ * past `from` is decoded at each of its four alignments (the run may begin with a few
+ * characters that are not part of the encoding) and the decoded bytes are scanned with the
+ * same detectors as plain text, after the name of the key the value follows, if any.
+ * Decoding stops when `budget` runs out. Unless `final`, a token decoded from a run that
+ * reaches the end of `text` is left for the next window, as in {@linkcode scanCredentials}.
+ */
+export function scanBase64Credentials(
+  text: string,
+  from: number,
+  final: boolean,
+  budget: Base64Budget,
+): { kind: string; index: number } | null {
+  if (budget.chars <= 0) return null;
+  let start = Math.min(from, text.length);
+  while (start > 0 && isBase64Char(text.charCodeAt(start - 1))) start--;
+  const runs = BASE64_RUN;
+  runs.lastIndex = start;
+  for (let run = runs.exec(text); run !== null; run = runs.exec(text)) {
+    const at = run.index;
+    const end = at + run[0].length;
+    const open = !final && end === text.length;
+    const key = KEY_BEFORE.exec(text.slice(Math.max(0, at - 80), at));
+    const prefix = key ? `${key[1]}=` : "";
+    for (let shift = 0; shift < 4; shift++) {
+      const length = end - at - shift;
+      if (length < MIN_BASE64_RUN - 3) break;
+      if (budget.chars < length) {
+        budget.chars = 0;
+        return null;
+      }
+      budget.chars -= length;
+      const decoded = prefix + decodeRun(text, at + shift, length);
+      const found = scanCredentials(decoded, 0, !open);
+      if (found !== null) return { kind: found.kind, index: at };
+    }
+  }
+  return null;
 }

@@ -8,12 +8,12 @@
  *
  * C7 and C8 use the very detectors the writer refuses with (`patterns.ts` through
  * `refuse.ts`), in the pack object and in the whole of every luggage file; C7 also scans the
- * bytes a bag's ZIP carries besides them (its comments and extra fields).
+ * bytes a bag's ZIP carries besides them (its comments, extra fields and tag files).
  *
  * @module
  */
 import type { ScannerFactory } from "./patterns.ts";
-import { bytesEqual, utf8 } from "./_bytes.ts";
+import { bytesEqual, readAllBytes, utf8 } from "./_bytes.ts";
 import { canonicalJson, isPlainObject } from "./_json.ts";
 import {
   deriveTagFiles,
@@ -40,7 +40,6 @@ import { luggageNameProblems, packObjectProblems } from "./refuse.ts";
 import { type PortabilityWarning, portabilityWarnings } from "./host_names.ts";
 import { isPortableScope, sealPack } from "./seal.ts";
 import { type ByteSource, bytesSource } from "./source.ts";
-import { readAllBytes } from "./_bytes.ts";
 import type { Inflater } from "./deflate.ts";
 
 /** The requirement of each check, worded as in spec §6. */
@@ -135,7 +134,9 @@ export async function judge(
         fail(
           id,
           `${where}:${audit.finding.line}: looks like ${
-            audit.finding.rule === "credential" ? "a credential" : "a chat transcript"
+            audit.finding.rule === "credential"
+              ? `a credential${audit.finding.encoding === "base64" ? " (in base64)" : ""}`
+              : "a chat transcript"
           }`,
         );
       }

@@ -34,6 +34,11 @@ export interface Finding {
    * included), or, from {@linkcode findTranscriptInValue}, the array index of the first message.
    */
   index: number;
+  /**
+   * `base64` when the credential was found by decoding a run of base64 (`index` is then where
+   * the run starts); absent when it lies in the text as it is.
+   */
+  encoding?: "base64";
 }
 
 /** The outcome of scanning one luggage file with {@linkcode TextScanner}. */
@@ -53,7 +58,12 @@ export interface ScanResult {
 }
 
 import { countNewlines } from "./_bytes.ts";
-import { scanCredentials } from "./_credentials.ts";
+import {
+  type Base64Budget,
+  MAX_BASE64_CHARS,
+  scanBase64Credentials,
+  scanCredentials,
+} from "./_credentials.ts";
 import { type Place, TranscriptTracker } from "./_transcripts.ts";
 import { originalOffset, stripZeroWidth } from "./_zero_width.ts";
 
@@ -373,6 +383,8 @@ export class TextScanner implements LuggageScanner {
   #tracker = new TranscriptTracker();
   #finding: (Finding & { line: number }) | null = null;
   #finished = false;
+  /** What is left of this file's allowance for decoding base64. */
+  #base64: Base64Budget = { chars: MAX_BASE64_CHARS };
 
   /**
    * Creates a scanner for one file.
@@ -581,6 +593,12 @@ export class TextScanner implements LuggageScanner {
     if (credential !== null) {
       const place = locate(credential.index);
       this.#finding = { rule: "credential", kind: credential.kind, ...place };
+      return;
+    }
+    const encoded = scanBase64Credentials(stripped, from, final, this.#base64);
+    if (encoded !== null) {
+      const place = locate(encoded.index);
+      this.#finding = { rule: "credential", kind: encoded.kind, ...place, encoding: "base64" };
       return;
     }
     if (this.#text) {

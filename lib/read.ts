@@ -35,6 +35,7 @@ import {
 import {
   findCredential,
   isInstructionKey,
+  scanBytes,
   type ScannerFactory,
   type ScanResult,
   TextScanner,
@@ -123,9 +124,10 @@ export interface DecodedPack {
   /** Whether a byte order mark was skipped (it cannot survive a round trip, C9). */
   readonly bom: boolean;
   /**
-   * Bag: where the bytes the ZIP carries besides the pack and its luggage (the archive
-   * comment, entry comments, extra fields) look like a credential (C7), such as
-   * `the comment of data/files/x`; never the secret itself. Empty for a flat file.
+   * Bag: where the bytes the ZIP carries besides the pack and its luggage (every tag file, the
+   * archive comment, entry comments, extra fields) look like a credential (C7), such as
+   * `line 7 of bag-info.txt` or `the comment of data/files/x`; never the secret itself.
+   * Empty for a flat file.
    */
   readonly zipCredentials: readonly string[];
 }
@@ -264,6 +266,17 @@ async function decodeBag(
     const entry = byName.get(name);
     if (entry) tagFiles[name] = await zip.read(entry, limits.maxTagFileBytes);
     else fatal(name, "the tag file is missing");
+  }
+  // The tag files travel with the pack: a secret on an extra line of one is still carried.
+  const tagCredentials: string[] = [];
+  for (const name of TAG_FILES) {
+    const bytes = tagFiles[name];
+    const finding = bytes ? scanBytes(bytes).finding : null;
+    if (finding?.rule === "credential") {
+      tagCredentials.push(
+        `line ${finding.line} of ${name}${finding.encoding === "base64" ? " (in base64)" : ""}`,
+      );
+    }
   }
   const tagText = (name: string): string | null => {
     const bytes = tagFiles[name];
@@ -404,7 +417,7 @@ async function decodeBag(
     luggage,
     deviations,
     bom,
-    zipCredentials: zipCredentials(zip),
+    zipCredentials: [...tagCredentials, ...zipCredentials(zip)],
   };
 }
 
@@ -419,7 +432,8 @@ const lossy = new TextDecoder();
 function zipCredentials(zip: ZipArchive): string[] {
   const found: string[] = [];
   const scan = (bytes: Uint8Array, where: string) => {
-    if (bytes.length > 0 && findCredential(lossy.decode(bytes)) !== null) found.push(where);
+    const finding = bytes.length > 0 ? findCredential(lossy.decode(bytes)) : null;
+    if (finding) found.push(finding.encoding === "base64" ? `${where} (in base64)` : where);
   };
   scan(zip.comment, "the archive comment");
   for (const entry of zip.entries) {

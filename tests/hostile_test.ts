@@ -544,3 +544,40 @@ Deno.test("every generated token is found by the detector it stands for", async 
   }
   assert.ok(kinds.size >= 25, `${kinds.size} detectors covered`);
 });
+
+Deno.test("a credential on a line of a tag file, or in base64, is named by file and line, and land refuses it before writing", async () => {
+  const { generatedCases, tokens } = await import("./_hostile_generated.ts");
+  const secrets = tokens().map((t) => t.token);
+  const where: Record<string, string> = {
+    "content/credential-tag-bag-info": "line 9 of bag-info.txt",
+    "content/credential-tag-bagit": "line 3 of bagit.txt",
+    "content/credential-tag-bag-info-base64": "line 9 of bag-info.txt (in base64)",
+    "content/credential-tag-manifest": "line 4 of manifest-sha256.txt",
+    "content/credential-tag-tagmanifest": "line 4 of tagmanifest-sha256.txt",
+    "content/credential-base64-k8s-secret": "data/files/k8s/secret.yaml:8",
+    "content/credential-base64-k8s-secret-by-key": "data/files/k8s/aws.yaml:8",
+    "content/credential-base64-run": "data/files/config.json:1",
+    "content/credential-base64-past-64k": "data/files/bundle.txt:2",
+    "content/credential-base64-urlsafe-string": "passport.current_state",
+  };
+  const generated = (await generatedCases()).filter((c) => c.id in where);
+  assert.equal(generated.length, Object.keys(where).length);
+  for (const c of generated) {
+    const c7 = (await judge(c.bytes)).checks.find((check) => check.id === "C7")!;
+    assert.ok(!c7.ok, c.id);
+    assert.ok(c7.detail.startsWith(`${where[c.id]}: `), `${c.id}: ${c7.detail}`);
+    if (c.id.includes("base64")) assert.match(c7.detail, /base64/, c.id);
+    const error = await land(c.bytes).then(() => null, (e: unknown) => e);
+    assert.ok(error instanceof RefusalError || error instanceof TaskPackReadError, c.id);
+    if (error instanceof RefusalError) {
+      assert.equal(error.rule, "credential", c.id);
+      assert.equal(
+        error.where.replace(/ \(in base64\)$/, ""),
+        where[c.id]!.replace(/ \(in base64\)$/, ""),
+      );
+    }
+    for (const text of [c7.detail, (error as Error).message]) {
+      assert.ok(!secrets.some((s) => text.includes(s.slice(0, 12))), `${c.id} quotes the secret`);
+    }
+  }
+});
