@@ -24,7 +24,7 @@ import {
 } from "./bag.ts";
 import { type Digests, portableDigests, sha256Hex } from "./digests.ts";
 import { TaskPackReadError } from "./errors.ts";
-import { flatAttachment, flatText } from "./flat.ts";
+import { flatAttachment, flatTextMatches } from "./flat.ts";
 import { lineageProblem } from "./lineage.ts";
 import { type CheckId, type CheckResult, type Report, TASKPACK_SPEC } from "./model.ts";
 import {
@@ -264,14 +264,18 @@ async function judgeRoundTrip(
     fail("C9", "a retired .tpx file is not one of the two encodings");
     return derived.digest;
   }
-  const attachments = [];
-  for (let i = 0; i < decoded.luggage.length; i++) {
-    const file = decoded.luggage[i]!;
-    attachments.push(
-      flatAttachment(file.name, await readAllBytes(file.open()), audits[i]!.sha256!),
-    );
-  }
-  if (flatText(decoded.object, attachments) !== decoded.text) {
+  // Compared attachment by attachment: the whole list and a second text are never held.
+  const matches = await flatTextMatches(
+    decoded.text!,
+    decoded.object,
+    decoded.luggage.length,
+    async (i) => {
+      const file = decoded.luggage[i]!;
+      const bytes = file.read ? await file.read() : await readAllBytes(file.open());
+      return flatAttachment(file.name, bytes, audits[i]!.sha256!);
+    },
+  );
+  if (!matches) {
     fail(
       "C9",
       "the text is not what the bag would convert back into (key order, spacing, attachment encoding or the note)",

@@ -547,7 +547,7 @@ async function decodeJson(
   }
   checkSpec(object, "passport");
 
-  const luggage = decodeAttachments(raw.attachments, digests, deviations);
+  const luggage = decodeAttachments(raw.attachments, digests, deviations, limits);
   const bom = bytes !== fileBytes;
   return {
     encoding,
@@ -566,6 +566,7 @@ function decodeAttachments(
   value: unknown,
   digests: Digests,
   deviations: Deviation[],
+  limits: ReadLimits,
 ): ReadLuggage[] {
   if (value === undefined) {
     deviations.push({
@@ -578,6 +579,15 @@ function decodeAttachments(
   }
   if (!Array.isArray(value)) {
     throw new TaskPackReadError("flat-structure", "attachments", "attachments is not a list");
+  }
+  // One limit for both encodings: a bag's entries, a flat file's attachments (before any is
+  // decoded).
+  if (value.length > limits.maxEntries) {
+    throw new TaskPackReadError(
+      "limit",
+      "attachments",
+      `attachment count ${value.length} is over the limit of ${limits.maxEntries} (raise maxEntries)`,
+    );
   }
   const out: ReadLuggage[] = [];
   value.forEach((item, index) => {

@@ -339,6 +339,21 @@ async function buildGeneratedCases(): Promise<GeneratedCase[]> {
       ),
     );
   }
+  // One limit for both encodings: 100,001 flat attachments, as a bag of 100,001 entries.
+  {
+    const many: [string, Uint8Array][] = [];
+    for (let i = 0; i < 100_001; i++) many.push([`f/${i}.txt`, utf8(`${i}\n`)]);
+    json(
+      "flat/attachments-over-max-entries",
+      {
+        judge: ["C1"],
+        land: "limit",
+        cli: 2,
+        why: "100,001 flat attachments, over maxEntries as a bag with as many entries is",
+      },
+      utf8(flat(base, many)),
+    );
+  }
   // Secrets in base64, as files hold them (C7).
   {
     const awsSecret = all.find((t) => t.kind === "aws-secret-key")!.token.split("= ")[1]!;

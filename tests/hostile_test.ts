@@ -391,6 +391,7 @@ Deno.test("every limit has a default, refuses with a message naming it, and can 
   const table: [keyof ReadLimits, number, Uint8Array, string][] = [
     ["maxPackBytes", 1000, bag, "limit"],
     ["maxEntries", 3, bag, "limit"],
+    ["maxEntries", 1, flatFile, "limit"],
     ["maxEntrySize", 50, bag, "limit"],
     ["maxTotalSize", 500, bag, "limit"],
     ["maxRatio", 100, compressible, "limit"],
@@ -580,4 +581,33 @@ Deno.test("a credential on a line of a tag file, or in base64, is named by file 
       assert.ok(!secrets.some((s) => text.includes(s.slice(0, 12))), `${c.id} quotes the secret`);
     }
   }
+});
+
+Deno.test("maxEntries binds both encodings alike: 100,001 flat attachments are refused as a bag of 100,001 entries is", async () => {
+  const { generatedCases } = await import("./_hostile_generated.ts");
+  const flatCase = (await generatedCases()).find((c) =>
+    c.id === "flat/attachments-over-max-entries"
+  )!;
+  const base = await baseObject();
+  // A bag of 100,001 entries: the central directory's count is refused before anything is read.
+  const entries = bagParts({}, base).map((p) => ({ name: p.name, data: p.bytes }));
+  for (let i = entries.length; i <= 100_000; i++) {
+    entries.push({ name: `data/files/f/${i}`, data: new Uint8Array(0) });
+  }
+  const bagBytes = forgeZip(entries, { zip64: true });
+  for (const bytes of [flatCase.bytes, bagBytes]) {
+    const report = await judge(bytes);
+    const c1 = report.checks.find((check) => check.id === "C1")!;
+    assert.equal(report.ok, false);
+    assert.match(c1.detail, /count 100001 is over the limit of 100000 \(raise maxEntries\)/);
+    await assert.rejects(land(bytes), (error: unknown) => {
+      assert.ok(error instanceof TaskPackReadError);
+      assert.equal(error.code, "limit");
+      assert.match(error.message, /raise maxEntries/);
+      return true;
+    });
+  }
+  // Raised, the flat file is read (and its luggage judged) like any other.
+  const raised = await judge(flatCase.bytes, { limits: { maxEntries: 100_001 } });
+  assert.ok(raised.ok, JSON.stringify(raised.checks.filter((c) => !c.ok)));
 });
