@@ -197,6 +197,23 @@ Deno.test("a token in base64 is found at any alignment, padded or not, in either
       assert.equal(finding?.index, 6);
     }
   }
+  // A run may begin with characters of the alphabet that are not part of the encoding.
+  for (const glued of ["v", "x-", "id_", "blob"]) {
+    const finding = findCredential(`${glued}${btoa(token)}\n`);
+    assert.equal(finding?.kind, "github-token", glued);
+    assert.equal(finding?.encoding, "base64", glued);
+  }
+  // Deep inside a long run, streamed: windows cut the run at arbitrary places.
+  {
+    const filler = btoa("a".repeat(150_000) + "\n");
+    const tail = btoa("\n".repeat(2) + token + "\n");
+    const bytes = utf8(`x: ${filler.slice(0, -4)}${tail}\n`);
+    const scanner = new TextScanner();
+    for (let i = 0; i < bytes.length; i += 65536) scanner.push(bytes.subarray(i, i + 65536));
+    const finding = scanner.finish().finding;
+    assert.equal(finding?.kind, "github-token", "deep in a streamed run");
+    assert.equal(finding?.encoding, "base64");
+  }
   // Run into a larger base64 blob, streamed in small chunks: the line is that of the run.
   const blob = btoa("z".repeat(3000) + "\n" + token + "\n" + "q".repeat(3000));
   const scanner = new TextScanner();
