@@ -249,3 +249,19 @@ Deno.test("base64 decoding is bounded per file: past MAX_BASE64_CHARS, runs are 
   assert.equal(scanBytes(utf8(filler + text)).finding, null);
   assert.notEqual(scanBytes(utf8(text + filler)).finding, null);
 });
+
+Deno.test("every token shape is found in base64, at every offset in a group and glued to a longer run", async () => {
+  const { tokens } = await import("./_hostile_generated.ts");
+  for (const { kind, token } of tokens()) {
+    for (const before of ["", " ", "a ", "id: ", "x\n\tz "]) {
+      for (const after of ["", "\n", " end"]) {
+        const encoded = btoa(`${before}${token}${after}`);
+        for (const form of [encoded, encoded.replace(/=+$/, ""), `q_${encoded}`]) {
+          const finding = findCredential(`value ${form}\n`);
+          assert.equal(finding?.kind, kind, `${kind} after ${JSON.stringify(before)}: ${form}`);
+          assert.equal(finding?.encoding, "base64");
+        }
+      }
+    }
+  }
+});
