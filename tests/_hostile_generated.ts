@@ -134,8 +134,15 @@ function utf16le(text: string): Uint8Array {
   return bytes;
 }
 
-/** Every generated case. */
-export async function generatedCases(): Promise<GeneratedCase[]> {
+let built: Promise<GeneratedCase[]> | null = null;
+
+/** Every generated case (built once per process: one of them holds 100,001 attachments). */
+export function generatedCases(): Promise<GeneratedCase[]> {
+  built ??= buildGeneratedCases();
+  return built;
+}
+
+async function buildGeneratedCases(): Promise<GeneratedCase[]> {
   const base = await baseObject();
   const out: GeneratedCase[] = [];
   const bag = (id: string, expect: Expectation, bytes: Uint8Array, kind?: string) =>
@@ -284,6 +291,128 @@ export async function generatedCases(): Promise<GeneratedCase[]> {
     credential("a token in a file nested in folders"),
     utf8(flat(base, [...BASE_LUGGAGE, ["a/b/c/.env", utf8(`KEY=${aws}\n`)]])),
   );
+  // Every tag file travels too (C7): a token on an extra line is found and named by its line.
+  {
+    const derived = bagParts({}, base);
+    const tag = (name: string) =>
+      new TextDecoder().decode(derived.find((p) => p.name === name)!.bytes);
+    bag(
+      "content/credential-tag-bag-info",
+      credential("a token added as an extra line of bag-info.txt"),
+      forgeBag(
+        bagParts({ bagInfo: utf8(`${tag("bag-info.txt")}Contact-Token: ${github}\n`) }, base),
+      ),
+    );
+    bag(
+      "content/credential-tag-bagit",
+      credential("a token added as an extra line of bagit.txt"),
+      forgeBag(bagParts({ bagit: utf8(`${tag("bagit.txt")}Upload-Key: ${aws}\n`) }, base)),
+    );
+    bag(
+      "content/credential-tag-bag-info-base64",
+      credential("a base64-encoded token on an extra line of bag-info.txt"),
+      forgeBag(
+        bagParts({ bagInfo: utf8(`${tag("bag-info.txt")}Contact-Blob: ${btoa(github)}\n`) }, base),
+      ),
+    );
+    // A line a manifest cannot parse: the bag is broken (C1), and the line is a secret (C7).
+    bag(
+      "content/credential-tag-manifest",
+      {
+        judge: ["C1", "C7"],
+        land: "bag-manifest",
+        cli: 2,
+        why: "a token as a line of manifest-sha256.txt",
+      },
+      forgeBag(bagParts({ manifest: utf8(`${tag("manifest-sha256.txt")}${github}\n`) }, base)),
+    );
+    bag(
+      "content/credential-tag-tagmanifest",
+      {
+        judge: ["C1", "C7"],
+        land: "bag-manifest",
+        cli: 2,
+        why: "a private key as lines of tagmanifest-sha256.txt",
+      },
+      forgeBag(
+        bagParts({ tagManifest: utf8(`${tag("tagmanifest-sha256.txt")}${key}\n`) }, base),
+      ),
+    );
+  }
+  // One limit for both encodings: 100,001 flat attachments, as a bag of 100,001 entries.
+  {
+    const many: [string, Uint8Array][] = [];
+    for (let i = 0; i < 100_001; i++) many.push([`f/${i}.txt`, utf8(`${i}\n`)]);
+    json(
+      "flat/attachments-over-max-entries",
+      {
+        judge: ["C1"],
+        land: "limit",
+        cli: 2,
+        why: "100,001 flat attachments, over maxEntries as a bag with as many entries is",
+      },
+      utf8(flat(base, many)),
+    );
+  }
+  // Secrets in base64, as files hold them (C7).
+  {
+    const awsSecret = all.find((t) => t.kind === "aws-secret-key")!.token.split("= ")[1]!;
+    const slack = all.find((t) => t.kind === "slack-token")!.token;
+    const secret = (data: Record<string, string>) =>
+      utf8(
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: deploy\ntype: Opaque\ndata:\n" +
+          Object.entries(data).map(([k, v]) => `  ${k}: ${btoa(v)}\n`).join(""),
+      );
+    bag(
+      "content/credential-base64-k8s-secret",
+      credential("a Kubernetes Secret whose data: value is a base64 token"),
+      forgeBag(
+        bagParts({
+          luggage: [...BASE_LUGGAGE, [
+            "k8s/secret.yaml",
+            secret({ user: "deploy", token: github }),
+          ]],
+        }, base),
+      ),
+    );
+    json(
+      "content/credential-base64-k8s-secret-by-key",
+      credential(
+        "a Kubernetes Secret whose data: value is a bare AWS secret key, known by its key's name",
+      ),
+      utf8(flat(base, [
+        ...BASE_LUGGAGE,
+        ["k8s/aws.yaml", secret({ aws_access_key_id: "deploy", aws_secret_access_key: awsSecret })],
+      ])),
+    );
+    json(
+      "content/credential-base64-run",
+      credential("a base64 run in a JSON config that decodes to a Slack token"),
+      utf8(flat(base, [
+        ...BASE_LUGGAGE,
+        ["config.json", utf8(`{"name":"bot","blob":"${btoa(`{"token":"${slack}"}`)}"}\n`)],
+      ])),
+    );
+    json(
+      "content/credential-base64-urlsafe-string",
+      credential("a URL-safe base64 token, unpadded, in a passport string"),
+      utf8(flat(withState(base, (o) => {
+        const encoded = btoa(`key=${github}`).replace(/\+/g, "-").replace(/\//g, "_")
+          .replace(/=+$/, "");
+        o.passport.current_state = `The deploy blob is ${encoded}.`;
+      }))),
+    );
+    bag(
+      "content/credential-base64-past-64k",
+      credential("a base64 private key after 100 KiB of ordinary base64"),
+      forgeBag(bagParts({
+        luggage: [...BASE_LUGGAGE, [
+          "bundle.txt",
+          utf8(btoa("ordinary bytes ".repeat(7000)) + "\n" + btoa(key) + "\n"),
+        ]],
+      }, base)),
+    );
+  }
   return out;
 }
 

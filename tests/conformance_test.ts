@@ -254,3 +254,33 @@ Deno.test("judge() never throws on damaged packs", async () => {
     { numRuns: 300 },
   );
 });
+
+Deno.test("flatTextMatches() agrees with comparing flatText() whole, for any edit of the text", async () => {
+  const { flatAttachment, flatText, flatTextMatches } = await import("../lib/format/flat.ts");
+  const enc = new TextEncoder();
+  const pack = { spec: "task-passport-bag/0.1", note: 'a "quoted"\nnote ✓' };
+  const lists = [
+    [],
+    [flatAttachment("a.txt", enc.encode("one\n"), "0".repeat(64))],
+    [
+      flatAttachment("a.txt", enc.encode("one\n"), "0".repeat(64)),
+      flatAttachment("b/c.bin", new Uint8Array([0, 1, 2, 255]), "1".repeat(64)),
+      flatAttachment("d.md", enc.encode("line\n  indented\n"), "2".repeat(64)),
+    ],
+  ];
+  for (const list of lists) {
+    const text = flatText(pack, list);
+    const matches = (t: string, n = list.length) => flatTextMatches(t, pack, n, (i) => list[i]!);
+    assert.equal(await matches(text), true);
+    assert.equal(await matches(text + "\n"), false);
+    assert.equal(await matches(text.slice(0, -1)), false);
+    assert.equal(await matches(text.replace("\n    {", "\n   {")), list.length === 0);
+    assert.equal(await matches(text.replaceAll("  ", "\t")), false);
+    if (list.length > 0) assert.equal(await matches(text, list.length - 1), false);
+    // Every one-character change is caught, as a whole comparison would.
+    for (let i = 0; i < text.length; i += 7) {
+      const edited = text.slice(0, i) + (text[i] === "x" ? "y" : "x") + text.slice(i + 1);
+      assert.equal(await matches(edited), edited === text, `edit at ${i}`);
+    }
+  }
+});

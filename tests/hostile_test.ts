@@ -391,6 +391,7 @@ Deno.test("every limit has a default, refuses with a message naming it, and can 
   const table: [keyof ReadLimits, number, Uint8Array, string][] = [
     ["maxPackBytes", 1000, bag, "limit"],
     ["maxEntries", 3, bag, "limit"],
+    ["maxEntries", 1, flatFile, "limit"],
     ["maxEntrySize", 50, bag, "limit"],
     ["maxTotalSize", 500, bag, "limit"],
     ["maxRatio", 100, compressible, "limit"],
@@ -543,4 +544,70 @@ Deno.test("every generated token is found by the detector it stands for", async 
     kinds.add(kind);
   }
   assert.ok(kinds.size >= 25, `${kinds.size} detectors covered`);
+});
+
+Deno.test("a credential on a line of a tag file, or in base64, is named by file and line, and land refuses it before writing", async () => {
+  const { generatedCases, tokens } = await import("./_hostile_generated.ts");
+  const secrets = tokens().map((t) => t.token);
+  const where: Record<string, string> = {
+    "content/credential-tag-bag-info": "line 9 of bag-info.txt",
+    "content/credential-tag-bagit": "line 3 of bagit.txt",
+    "content/credential-tag-bag-info-base64": "line 9 of bag-info.txt (in base64)",
+    "content/credential-tag-manifest": "line 4 of manifest-sha256.txt",
+    "content/credential-tag-tagmanifest": "line 4 of tagmanifest-sha256.txt",
+    "content/credential-base64-k8s-secret": "data/files/k8s/secret.yaml:8",
+    "content/credential-base64-k8s-secret-by-key": "data/files/k8s/aws.yaml:8",
+    "content/credential-base64-run": "data/files/config.json:1",
+    "content/credential-base64-past-64k": "data/files/bundle.txt:2",
+    "content/credential-base64-urlsafe-string": "passport.current_state",
+  };
+  const generated = (await generatedCases()).filter((c) => c.id in where);
+  assert.equal(generated.length, Object.keys(where).length);
+  for (const c of generated) {
+    const c7 = (await judge(c.bytes)).checks.find((check) => check.id === "C7")!;
+    assert.ok(!c7.ok, c.id);
+    assert.ok(c7.detail.startsWith(`${where[c.id]}: `), `${c.id}: ${c7.detail}`);
+    if (c.id.includes("base64")) assert.match(c7.detail, /base64/, c.id);
+    const error = await land(c.bytes).then(() => null, (e: unknown) => e);
+    assert.ok(error instanceof RefusalError || error instanceof TaskPackReadError, c.id);
+    if (error instanceof RefusalError) {
+      assert.equal(error.rule, "credential", c.id);
+      assert.equal(
+        error.where.replace(/ \(in base64\)$/, ""),
+        where[c.id]!.replace(/ \(in base64\)$/, ""),
+      );
+    }
+    for (const text of [c7.detail, (error as Error).message]) {
+      assert.ok(!secrets.some((s) => text.includes(s.slice(0, 12))), `${c.id} quotes the secret`);
+    }
+  }
+});
+
+Deno.test("maxEntries binds both encodings alike: 100,001 flat attachments are refused as a bag of 100,001 entries is", async () => {
+  const { generatedCases } = await import("./_hostile_generated.ts");
+  const flatCase = (await generatedCases()).find((c) =>
+    c.id === "flat/attachments-over-max-entries"
+  )!;
+  const base = await baseObject();
+  // A bag of 100,001 entries: the central directory's count is refused before anything is read.
+  const entries = bagParts({}, base).map((p) => ({ name: p.name, data: p.bytes }));
+  for (let i = entries.length; i <= 100_000; i++) {
+    entries.push({ name: `data/files/f/${i}`, data: new Uint8Array(0) });
+  }
+  const bagBytes = forgeZip(entries, { zip64: true });
+  for (const bytes of [flatCase.bytes, bagBytes]) {
+    const report = await judge(bytes);
+    const c1 = report.checks.find((check) => check.id === "C1")!;
+    assert.equal(report.ok, false);
+    assert.match(c1.detail, /count 100001 is over the limit of 100000 \(raise maxEntries\)/);
+    await assert.rejects(land(bytes), (error: unknown) => {
+      assert.ok(error instanceof TaskPackReadError);
+      assert.equal(error.code, "limit");
+      assert.match(error.message, /raise maxEntries/);
+      return true;
+    });
+  }
+  // Raised, the flat file is read (and its luggage judged) like any other.
+  const raised = await judge(flatCase.bytes, { limits: { maxEntries: 100_001 } });
+  assert.ok(raised.ok, JSON.stringify(raised.checks.filter((c) => !c.ok)));
 });

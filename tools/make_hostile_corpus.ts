@@ -2011,6 +2011,80 @@ function contentCases(base: PackObject): Spec[] {
       return utf8(flat(base, [...BASE_LUGGAGE, ["digests.txt", utf8(hex)], ["random.bin", bytes]]));
     }),
   );
+  // Issue 22: base64 is decoded and every tag file scanned (C7); ordinary bytes stay clean.
+  out.push(
+    bag(
+      "control-base64-ordinary",
+      accept(
+        "control: lock-file integrity hashes, a base64 image, hex digests, public keys and an ordinary Kubernetes Secret, all decoded, none a secret",
+      ),
+      () => {
+        const random = seeded(22);
+        const bytesOf = (n: number) => new Uint8Array(n).map(() => Math.floor(random() * 256));
+        const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+        const png = new Uint8Array([
+          0x89,
+          0x50,
+          0x4e,
+          0x47,
+          0x0d,
+          0x0a,
+          0x1a,
+          0x0a,
+          ...bytesOf(300),
+        ]);
+        const lock = JSON.stringify(
+          {
+            lockfileVersion: 3,
+            packages: Object.fromEntries(
+              [0, 1, 2].map((i) => [
+                `node_modules/pkg-${i}`,
+                { version: `1.${i}.0`, integrity: `sha512-${b64(bytesOf(64))}` },
+              ]),
+            ),
+          },
+          null,
+          2,
+        ) + "\n";
+        const secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: ordinary\ndata:\n" +
+          `  username: ${btoa("deploy-user")}\n  password: ${btoa("correct horse battery")}\n` +
+          `  tls.crt: ${b64(bytesOf(120))}\n`;
+        const keys = `ssh-ed25519 ${
+          b64(new Uint8Array([0, 0, 0, 11, ...utf8("ssh-ed25519"), 0, 0, 0, 32, ...bytesOf(32)]))
+        } alice@laptop\n`;
+        const digests = [0, 1, 2].map((i) => `${sha(utf8(`file ${i}`))}  src/${i}.ts`).join("\n");
+        return forgeBag(bagParts({
+          luggage: [
+            ...BASE_LUGGAGE,
+            ["package-lock.json", utf8(lock)],
+            ["logo.html", utf8(`<img src="data:image/png;base64,${b64(png)}">\n`)],
+            ["k8s/secret.yaml", utf8(secret)],
+            ["authorized_keys", utf8(keys)],
+            ["SHA256SUMS", utf8(digests + "\n")],
+          ],
+        }, base));
+      },
+    ),
+  );
+  out.push(
+    bag(
+      "control-tag-extra-line",
+      accept(
+        "control: an ordinary extra line in bag-info.txt is scanned and is no credential; only C9 fails",
+        ["C9"],
+      ),
+      () => {
+        const derived = bagParts({}, base);
+        const info = new TextDecoder().decode(derived[at(derived, "bag-info.txt")]!.bytes);
+        return forgeBag(
+          bagParts(
+            { bagInfo: utf8(`${info}Contact-Name: A Person <person@example.invalid>\n`) },
+            base,
+          ),
+        );
+      },
+    ),
+  );
   out.push(
     json(
       "control-placeholder-key",

@@ -8,7 +8,7 @@
  *
  * C7 and C8 use the very detectors the writer refuses with (`patterns.ts` through
  * `refuse.ts`), in the pack object and in the whole of every luggage file; C7 also scans the
- * bytes a bag's ZIP carries besides them (its comments and extra fields).
+ * bytes a bag's ZIP carries besides them (its comments, extra fields and tag files).
  *
  * @module
  */
@@ -33,7 +33,7 @@ import {
   type PayloadDigest,
   TAG_FILES,
 } from "./bag.ts";
-import { flatAttachment, flatText } from "./flat.ts";
+import { flatAttachment, flatTextMatches } from "./flat.ts";
 import { lineageProblem } from "./lineage.ts";
 import { type CheckId, type CheckResult, type Report, TASKPACK_SPEC } from "./model.ts";
 import {
@@ -142,7 +142,9 @@ export async function judge(
         fail(
           id,
           `${where}:${audit.finding.line}: looks like ${
-            audit.finding.rule === "credential" ? "a credential" : "a chat transcript"
+            audit.finding.rule === "credential"
+              ? `a credential${audit.finding.encoding === "base64" ? " (in base64)" : ""}`
+              : "a chat transcript"
           }`,
         );
       }
@@ -270,14 +272,18 @@ async function judgeRoundTrip(
     fail("C9", "a retired .tpx file is not one of the two encodings");
     return derived.digest;
   }
-  const attachments = [];
-  for (let i = 0; i < decoded.luggage.length; i++) {
-    const file = decoded.luggage[i]!;
-    attachments.push(
-      flatAttachment(file.name, await readAllBytes(file.open()), audits[i]!.sha256!),
-    );
-  }
-  if (flatText(decoded.object, attachments) !== decoded.text) {
+  // Compared attachment by attachment: the whole list and a second text are never held.
+  const matches = await flatTextMatches(
+    decoded.text!,
+    decoded.object,
+    decoded.luggage.length,
+    async (i) => {
+      const file = decoded.luggage[i]!;
+      const bytes = file.read ? await file.read() : await readAllBytes(file.open());
+      return flatAttachment(file.name, bytes, audits[i]!.sha256!);
+    },
+  );
+  if (!matches) {
     fail(
       "C9",
       "the text is not what the bag would convert back into (key order, spacing, attachment encoding or the note)",

@@ -96,3 +96,50 @@ export function flatText(pack: unknown, attachments: readonly FlatAttachment[]):
     attachments,
   });
 }
+
+/**
+ * Whether `text` is exactly {@linkcode flatText} of `pack` and the attachments, compared piece
+ * by piece: each attachment is asked for in turn and dropped once compared, so neither the
+ * whole list nor a second copy of the text is ever held. Stops at the first difference.
+ *
+ * @param text The text as written.
+ * @param pack The pack object.
+ * @param count How many attachments there are.
+ * @param attachment Gives the attachment at an index (asked once each, in order).
+ * @returns True when `text` is the canonical text.
+ *
+ * @example Usage
+ * ```ts
+ * import { flatAttachment, flatText, flatTextMatches } from "@taskpack/cli";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const a = flatAttachment("n.md", new TextEncoder().encode("note\n"), "d4e7");
+ * const text = flatText({ spec: "task-passport-bag/0.1" }, [a]);
+ * assertEquals(await flatTextMatches(text, { spec: "task-passport-bag/0.1" }, 1, () => a), true);
+ * assertEquals(await flatTextMatches(text + " ", { spec: "task-passport-bag/0.1" }, 1, () => a), false);
+ * ```
+ */
+export async function flatTextMatches(
+  text: string,
+  pack: unknown,
+  count: number,
+  attachment: (index: number) => FlatAttachment | Promise<FlatAttachment>,
+): Promise<boolean> {
+  // The text with no attachments ends `"attachments": []` then `\n}\n`; with some, the list
+  // opens after the same prefix and holds each attachment indented by four spaces.
+  const empty = flatText(pack, []);
+  const closing = "[]\n}\n";
+  let at = empty.length - closing.length;
+  if (!text.startsWith(empty.slice(0, at))) return false;
+  const expect = (piece: string): boolean => {
+    if (!text.startsWith(piece, at)) return false;
+    at += piece.length;
+    return true;
+  };
+  if (count === 0) return expect(closing) && at === text.length;
+  for (let i = 0; i < count; i++) {
+    const item = JSON.stringify(await attachment(i), null, 2).replaceAll("\n", "\n    ");
+    if (!expect(i === 0 ? "[\n    " : ",\n    ") || !expect(item)) return false;
+  }
+  return expect("\n  ]\n}\n") && at === text.length;
+}

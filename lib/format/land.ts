@@ -429,7 +429,9 @@ export function luggageRefusal(audit: LuggageAudit): TaskPackReadError | Refusal
     audit.finding.rule,
     `${LUGGAGE_PREFIX}${audit.name}:${audit.finding.line}`,
     audit.finding.rule === "credential"
-      ? "the luggage looks like it carries a credential"
+      ? `the luggage looks like it carries a credential${
+        audit.finding.encoding === "base64" ? " (in base64)" : ""
+      }`
       : "the luggage looks like a chat transcript",
     "land",
   );

@@ -614,7 +614,9 @@ function refuse(finding: ScanResult["finding"], where: string): void {
       finding.rule,
       `${where}:${finding.line}`,
       finding.rule === "credential"
-        ? "the luggage looks like it carries a credential"
+        ? `the luggage looks like it carries a credential${
+          finding.encoding === "base64" ? " (in base64)" : ""
+        }`
         : "the luggage looks like a chat transcript",
     );
   }

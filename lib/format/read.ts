@@ -48,6 +48,7 @@ import {
 import {
   findCredential,
   isInstructionKey,
+  scanBytes,
   type ScannerFactory,
   type ScanResult,
   TextScanner,
@@ -133,9 +134,10 @@ export interface DecodedPack {
   /** Whether a byte order mark was skipped (it cannot survive a round trip, C9). */
   readonly bom: boolean;
   /**
-   * Bag: where the bytes the ZIP carries besides the pack and its luggage (the archive
-   * comment, entry comments, extra fields) look like a credential (C7), such as
-   * `the comment of data/files/x`; never the secret itself. Empty for a flat file.
+   * Bag: where the bytes the ZIP carries besides the pack and its luggage (every tag file, the
+   * archive comment, entry comments, extra fields) look like a credential (C7), such as
+   * `line 7 of bag-info.txt` or `the comment of data/files/x`; never the secret itself.
+   * Empty for a flat file.
    */
   readonly zipCredentials: readonly string[];
 }
@@ -274,6 +276,17 @@ async function decodeBag(
     const entry = byName.get(name);
     if (entry) tagFiles[name] = await zip.read(entry, limits.maxTagFileBytes);
     else fatal(name, "the tag file is missing");
+  }
+  // The tag files travel with the pack: a secret on an extra line of one is still carried.
+  const tagCredentials: string[] = [];
+  for (const name of TAG_FILES) {
+    const bytes = tagFiles[name];
+    const finding = bytes ? scanBytes(bytes).finding : null;
+    if (finding?.rule === "credential") {
+      tagCredentials.push(
+        `line ${finding.line} of ${name}${finding.encoding === "base64" ? " (in base64)" : ""}`,
+      );
+    }
   }
   const tagText = (name: string): string | null => {
     const bytes = tagFiles[name];
@@ -414,7 +427,7 @@ async function decodeBag(
     luggage,
     deviations,
     bom,
-    zipCredentials: zipCredentials(zip),
+    zipCredentials: [...tagCredentials, ...zipCredentials(zip)],
   };
 }
 
@@ -429,7 +442,8 @@ const lossy = new TextDecoder();
 function zipCredentials(zip: ZipArchive): string[] {
   const found: string[] = [];
   const scan = (bytes: Uint8Array, where: string) => {
-    if (bytes.length > 0 && findCredential(lossy.decode(bytes)) !== null) found.push(where);
+    const finding = bytes.length > 0 ? findCredential(lossy.decode(bytes)) : null;
+    if (finding) found.push(finding.encoding === "base64" ? `${where} (in base64)` : where);
   };
   scan(zip.comment, "the archive comment");
   for (const entry of zip.entries) {
@@ -543,7 +557,7 @@ async function decodeJson(
   }
   checkSpec(object, "passport");
 
-  const luggage = decodeAttachments(raw.attachments, digests, deviations);
+  const luggage = decodeAttachments(raw.attachments, digests, deviations, limits);
   const bom = bytes !== fileBytes;
   return {
     encoding,
@@ -562,6 +576,7 @@ function decodeAttachments(
   value: unknown,
   digests: Digests,
   deviations: Deviation[],
+  limits: ReadLimits,
 ): ReadLuggage[] {
   if (value === undefined) {
     deviations.push({
@@ -574,6 +589,15 @@ function decodeAttachments(
   }
   if (!Array.isArray(value)) {
     throw new TaskPackReadError("flat-structure", "attachments", "attachments is not a list");
+  }
+  // One limit for both encodings: a bag's entries, a flat file's attachments (before any is
+  // decoded).
+  if (value.length > limits.maxEntries) {
+    throw new TaskPackReadError(
+      "limit",
+      "attachments",
+      `attachment count ${value.length} is over the limit of ${limits.maxEntries} (raise maxEntries)`,
+    );
   }
   const out: ReadLuggage[] = [];
   value.forEach((item, index) => {

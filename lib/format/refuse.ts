@@ -178,11 +178,14 @@ function walk(root: unknown, rootPath: string, problems: Problem[]): void {
 }
 
 function scanString(text: string, where: string, problems: Problem[]): void {
-  if (findCredential(text)) {
+  const credential = findCredential(text);
+  if (credential) {
     problems.push({
       rule: "credential",
       where,
-      detail: "the text looks like it carries a credential",
+      detail: `the text looks like it carries a credential${
+        credential.encoding === "base64" ? " (in base64)" : ""
+      }`,
     });
   }
   if (findTranscript(text)) {

@@ -376,7 +376,9 @@ export function scanCredentials(
  * Shopify.
  *
  * Zero-width characters (U+200B–U+200D, U+2060, U+FEFF, U+00AD) are ignored, so a token split
- * by them is still found. Hex digests, base64 of random bytes and prose do not match.
+ * by them is still found. A token encoded in base64 (a run of at least 24 base64 characters,
+ * such as a Kubernetes Secret's `data:` value) is found too, with `encoding: "base64"`. Hex
+ * digests, base64 of random bytes and prose do not match.
  *
  * @param text The text to scan.
  * @returns The earliest finding, whose `index` is an offset in `text` as given, or `null`.
@@ -395,7 +397,240 @@ export function scanCredentials(
 export function findCredential(text: string): Finding | null {
   const stripped = stripZeroWidth(text);
   const found = scanCredentials(stripped, 0, true);
-  if (found === null) return null;
-  const index = stripped === text ? found.index : originalOffset(text, found.index);
-  return { rule: "credential", kind: found.kind, index };
+  const encoded = found === null
+    ? scanBase64Credentials(stripped, 0, true, { chars: MAX_BASE64_CHARS })
+    : null;
+  const hit = found ?? encoded;
+  if (hit === null) return null;
+  const index = stripped === text ? hit.index : originalOffset(text, hit.index);
+  return encoded === null
+    ? { rule: "credential", kind: hit.kind, index }
+    : { rule: "credential", kind: hit.kind, index, encoding: "base64" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Base64
+
+/** The shortest run of base64 characters decoded: 18 bytes, shorter than any token shape. */
+export const MIN_BASE64_RUN = 24;
+/**
+ * How many base64 characters one file may have decoded, over all its runs and every
+ * alignment of each that is decoded: the bound on the work base64 adds per file (about 3 MiB
+ * decoded). Runs past it are not decoded.
+ */
+export const MAX_BASE64_CHARS = 4 << 20;
+
+/** What is left of one file's base64 allowance ({@linkcode MAX_BASE64_CHARS}). */
+export interface Base64Budget {
+  /** Base64 characters that may still be decoded. */
+  chars: number;
+}
+
+/** The value of each base64 character, either alphabet (`+/` and `-_`); 255 for others. */
+const BASE64_VALUE: Uint8Array = (() => {
+  const table = new Uint8Array(128).fill(255);
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (let i = 0; i < 64; i++) table[alphabet.charCodeAt(i)] = i;
+  table[0x2d] = 62;
+  table[0x5f] = 63;
+  return table;
+})();
+
+/** Characters of a key name: `[A-Za-z0-9_.-]`. */
+function isKeyChar(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) || code === 0x5f || code === 0x2e || code === 0x2d;
+}
+
+/**
+ * The key right before a value at `at` (`token: `, `"key": "`, `KEY=`), as a Kubernetes
+ * Secret's `data:` or an env file holds one, or "": its name is put back in front of the
+ * decoded value, so that token shapes known by the name before them
+ * (`aws_secret_access_key=…`) are found too. Read backwards, a few characters at most.
+ */
+function keyBefore(text: string, at: number): string {
+  let i = at;
+  const isQuote = (c: number) => c === 0x22 || c === 0x27;
+  const isBlank = (c: number) => c === 0x20 || c === 0x09;
+  if (i > 0 && isQuote(text.charCodeAt(i - 1))) i--;
+  while (i > 0 && at - i < 20 && isBlank(text.charCodeAt(i - 1))) i--;
+  const sign = i > 0 ? text.charCodeAt(i - 1) : 0;
+  if (sign !== 0x3a && sign !== 0x3d) return "";
+  i--;
+  while (i > 0 && at - i < 40 && isBlank(text.charCodeAt(i - 1))) i--;
+  if (i > 0 && isQuote(text.charCodeAt(i - 1))) i--;
+  const end = i;
+  while (i > 0 && end - i < 64 && isKeyChar(text.charCodeAt(i - 1))) i--;
+  if (i === end || (i > 0 && isKeyChar(text.charCodeAt(i - 1)))) return "";
+  return text.slice(i, end);
+}
+
+function isBase64Char(code: number): boolean {
+  return code < 128 && BASE64_VALUE[code] !== 255;
+}
+
+/**
+ * Whether the first two characters of a base64 group can encode the first two bytes of
+ * text: a printable ASCII character, a tab or a line break (`[\t-\r -~]`). The first
+ * character holds a byte's top six bits (2, 3 or 8-31); the second holds the next byte's
+ * top four bits in its low four (0 or 2-7).
+ */
+const GROUP_HEAD: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) {
+    const v = BASE64_VALUE[c]!;
+    if (v === 255) continue;
+    if (v === 2 || v === 3 || (v >= 8 && v <= 31)) table[c]! |= 1;
+    const low = v & 15;
+    if (low === 0 || (low >= 2 && low <= 7)) table[c]! |= 2;
+  }
+  return table;
+})();
+/**
+ * Every token shape is at least 20 characters of text, so its encoding holds at least five
+ * whole groups (whatever byte of a group it starts at) whose heads pass {@linkcode GROUP_HEAD}.
+ */
+const TEXT_GROUPS = 5;
+
+/**
+ * Whether the base64 characters of `text` from `at` to `end` hold {@linkcode TEXT_GROUPS}
+ * whole groups in a row that can encode text: if not, no token can be decoded from them at
+ * this alignment, and they are not decoded. Identifiers and paths almost never pass.
+ */
+function mayHoldText(text: string, at: number, end: number): boolean {
+  let streak = 0;
+  for (let i = at; i + 4 <= end; i += 4) {
+    const a = text.charCodeAt(i);
+    const b = text.charCodeAt(i + 1);
+    if ((GROUP_HEAD[a]! & 1) !== 0 && (GROUP_HEAD[b]! & 2) !== 0) {
+      if (++streak >= TEXT_GROUPS) return true;
+    } else {
+      streak = 0;
+    }
+  }
+  return false;
+}
+
+/** What a decoded byte becomes: printable ASCII, tab and line breaks stay, others are NUL. */
+const DECODED_CHAR: Uint8Array = (() => {
+  const table = new Uint8Array(256);
+  for (let b = 0x20; b < 0x7f; b++) table[b] = b;
+  for (const b of [0x09, 0x0a, 0x0d]) table[b] = b;
+  return table;
+})();
+const LATIN1 = new TextDecoder("latin1");
+/** Reused by every scan: its bytes are read into a string before the scan returns. */
+let scratch = new Uint8Array(1 << 16);
+
+/**
+ * Writes the key name `prefix` (ASCII), then the decoding of `length` base64 characters of
+ * `text` from `at` (a final group of 2 or 3 characters is a group whose padding was left off),
+ * then a NUL, to `scratch` from `o` (grown as needed). A decoded byte that is not printable
+ * ASCII, a tab or a line break becomes NUL, which no token contains. Returns where they end.
+ */
+function writeSegment(text: string, prefix: string, at: number, length: number, o: number): number {
+  const need = o + prefix.length + Math.ceil(length / 4) * 3 + 1;
+  if (scratch.length < need) {
+    const grown = new Uint8Array(Math.max(need, scratch.length * 2));
+    grown.set(scratch.subarray(0, o));
+    scratch = grown;
+  }
+  const out = scratch;
+  for (let k = 0; k < prefix.length; k++) out[o++] = prefix.charCodeAt(k);
+  const end = at + length;
+  let i = at;
+  for (; i + 4 <= end; i += 4) {
+    const n = (BASE64_VALUE[text.charCodeAt(i)]! << 18) |
+      (BASE64_VALUE[text.charCodeAt(i + 1)]! << 12) |
+      (BASE64_VALUE[text.charCodeAt(i + 2)]! << 6) | BASE64_VALUE[text.charCodeAt(i + 3)]!;
+    out[o++] = DECODED_CHAR[n >>> 16]!;
+    out[o++] = DECODED_CHAR[(n >>> 8) & 0xff]!;
+    out[o++] = DECODED_CHAR[n & 0xff]!;
+  }
+  if (end - i >= 2) {
+    const n = (BASE64_VALUE[text.charCodeAt(i)]! << 18) |
+      (BASE64_VALUE[text.charCodeAt(i + 1)]! << 12) |
+      (end - i === 3 ? BASE64_VALUE[text.charCodeAt(i + 2)]! << 6 : 0);
+    out[o++] = DECODED_CHAR[n >>> 16]!;
+    if (end - i === 3) out[o++] = DECODED_CHAR[(n >>> 8) & 0xff]!;
+  }
+  out[o++] = 0;
+  return o;
+}
+
+/**
+ * The first credential hidden in base64 in `text`: every run of at least
+ * {@linkcode MIN_BASE64_RUN} base64 characters (standard or URL-safe alphabet) that reaches
+ * past `from` is decoded at each of its four alignments (the run may begin with a few
+ * characters that are not part of the encoding) and the decoded bytes are scanned with the
+ * same detectors as plain text, after the name of the key the value follows, if any. The
+ * decodings are put end to end, NUL between them, and scanned in one pass. Decoding stops
+ * when `budget` runs out. Unless `final`, a token decoded from a run that reaches the end of
+ * `text` is left for the next window, as in {@linkcode scanCredentials}.
+ */
+export function scanBase64Credentials(
+  text: string,
+  from: number,
+  final: boolean,
+  budget: Base64Budget,
+): { kind: string; index: number } | null {
+  if (budget.chars <= 0) return null;
+  let start = Math.min(from, text.length);
+  while (start > 0 && isBase64Char(text.charCodeAt(start - 1))) start--;
+  /** Where each decoding starts in `scratch`, and where its run starts in `text`. */
+  const segments: number[] = [];
+  const places: number[] = [];
+  let o = 0;
+  let open = -1;
+  const n = text.length;
+  let i = start;
+  scan: while (i < n) {
+    while (i < n && !isBase64Char(text.charCodeAt(i))) i++;
+    const at = i;
+    while (i < n && isBase64Char(text.charCodeAt(i))) i++;
+    const end = i;
+    if (end - at < MIN_BASE64_RUN) continue;
+    if (!final && end === n) {
+      open = at;
+      break;
+    }
+    const key = keyBefore(text, at);
+    const prefix = key === "" ? "" : `${key}=`;
+    for (let shift = 0; shift < 4; shift++) {
+      const length = end - at - shift;
+      if (length < MIN_BASE64_RUN - 3) break;
+      if (!mayHoldText(text, at + shift, end)) continue;
+      if (budget.chars < length) {
+        budget.chars = 0;
+        break scan;
+      }
+      budget.chars -= length;
+      segments.push(o);
+      places.push(at);
+      o = writeSegment(text, shift === 0 ? prefix : "", at + shift, length, o);
+    }
+  }
+  if (o > 0) {
+    const found = scanCredentials(LATIN1.decode(scratch.subarray(0, o)), 0, true);
+    if (found !== null) {
+      let k = segments.length - 1;
+      while (segments[k]! > found.index) k--;
+      return { kind: found.kind, index: places[k]! };
+    }
+  }
+  // The run at the end of an unfinished window: a token that reaches its end waits for more.
+  if (open >= 0) {
+    const end = text.length;
+    for (let shift = 0; shift < 4; shift++) {
+      const length = end - open - shift;
+      if (length < MIN_BASE64_RUN - 3 || budget.chars < length) break;
+      if (!mayHoldText(text, open + shift, end)) continue;
+      budget.chars -= length;
+      const stop = writeSegment(text, "", open + shift, length, 0);
+      // Without the closing NUL: the decoding ends where the window does.
+      const found = scanCredentials(LATIN1.decode(scratch.subarray(0, stop - 1)), 0, false);
+      if (found !== null) return { kind: found.kind, index: open };
+    }
+  }
+  return null;
 }

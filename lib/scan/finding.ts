@@ -21,4 +21,9 @@ export interface Finding {
    * included), or, from `findTranscriptInValue`, the array index of the first message.
    */
   index: number;
+  /**
+   * `base64` when the credential was found by decoding a run of base64 (`index` is then where
+   * the run starts); absent when it lies in the text as it is.
+   */
+  encoding?: "base64";
 }

@@ -37,7 +37,12 @@ export interface ScanResult {
 }
 
 import { countNewlines } from "../bytes/mod.ts";
-import { scanCredentials } from "./credentials.ts";
+import {
+  type Base64Budget,
+  MAX_BASE64_CHARS,
+  scanBase64Credentials,
+  scanCredentials,
+} from "./credentials.ts";
 import { type Place, TranscriptTracker } from "./transcripts.ts";
 import { originalOffset, stripZeroWidth } from "./zero_width.ts";
 import type { Finding } from "./finding.ts";
@@ -360,6 +365,8 @@ export class TextScanner implements LuggageScanner {
   #tracker = new TranscriptTracker();
   #finding: (Finding & { line: number }) | null = null;
   #finished = false;
+  /** What is left of this file's allowance for decoding base64. */
+  #base64: Base64Budget = { chars: MAX_BASE64_CHARS };
 
   /**
    * Creates a scanner for one file.
@@ -568,6 +575,12 @@ export class TextScanner implements LuggageScanner {
     if (credential !== null) {
       const place = locate(credential.index);
       this.#finding = { rule: "credential", kind: credential.kind, ...place };
+      return;
+    }
+    const encoded = scanBase64Credentials(stripped, from, final, this.#base64);
+    if (encoded !== null) {
+      const place = locate(encoded.index);
+      this.#finding = { rule: "credential", kind: encoded.kind, ...place, encoding: "base64" };
       return;
     }
     if (this.#text) {
