@@ -42,6 +42,12 @@ const INLINE_BYTES = 4 << 20;
 const SMALL_INFLATE = 64 * 1024;
 /** Bytes a worker is given before earlier ones come back. */
 const WORKER_QUEUE = 2 * DEFLATE_BLOCK;
+/**
+ * Blocks a stream keeps deflating (or deflated, waiting to be read) per worker, beyond the one
+ * being filled and the one held back: with {@linkcode WORKER_QUEUE}, what caps a stream's memory
+ * however well its bytes compress.
+ */
+export const BLOCKS_AHEAD_PER_WORKER = 2;
 
 /**
  * Deflates one block (raw DEFLATE, level 6): ended with a sync flush, or finished when `last`.
@@ -65,6 +71,11 @@ export interface DeflatePool extends Deflater {
   warm(): void;
   /** Stops the workers; jobs still queued fail. */
   close(): void;
+  /**
+   * What the pool holds now, for tests of its bounds: blocks of streamed input cut and not yet
+   * deflated (`blocks`), and block buffers kept for reuse (`spare`).
+   */
+  held(): { blocks: number; spare: number };
 }
 
 interface Job {
@@ -116,6 +127,23 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
   let nextId = 0;
   let scheduled = false;
   let closed = false;
+  // Block buffers come back from the workers with the deflated bytes and are cut again: a
+  // stream of any length goes through the same few buffers (fresh ones would pile up as
+  // garbage in every worker and here until the collector runs, tens of MiB each).
+  const spare: ArrayBuffer[] = [];
+  const maxSpare = 2 + Math.max(1, count) * (BLOCKS_AHEAD_PER_WORKER + 1);
+  let blocksOut = 0;
+  const takeBlock = (): Uint8Array => {
+    blocksOut++;
+    const buffer = spare.pop();
+    return buffer ? new Uint8Array(buffer) : new Uint8Array(DEFLATE_BLOCK);
+  };
+  const giveBack = (buffer: ArrayBufferLike) => {
+    if (
+      buffer instanceof ArrayBuffer && buffer.byteLength === DEFLATE_BLOCK &&
+      spare.length < maxSpare
+    ) spare.push(buffer);
+  };
 
   const spawn = (): Slot => {
     const worker = new Worker(workerUrl("deflate_worker", import.meta.url).href, {
@@ -123,12 +151,16 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
     });
     const slot: Slot = { worker, queued: 0, batches: new Map() };
     worker.onmessage = (
-      event: MessageEvent<{ id: number; out?: Uint8Array[]; error?: string }>,
+      event: MessageEvent<
+        { id: number; out?: Uint8Array[]; error?: string; back?: ArrayBuffer[] }
+      >,
     ) => {
-      const { id, out, error } = event.data;
+      const { id, out, error, back } = event.data;
+      for (const buffer of back ?? []) giveBack(buffer);
       const jobs = slot.batches.get(id) ?? [];
       slot.batches.delete(id);
       jobs.forEach((job, i) => {
+        if (job.owned) blocksOut--;
         slot.queued -= job.size;
         if (out) job.resolve(out[i]!);
         else job.reject(new Error(`Cannot deflate: ${error}`));
@@ -196,6 +228,11 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
         return Promise.resolve(deflateBlock(bytes, last));
       } catch (error) {
         return Promise.reject(error);
+      } finally {
+        if (owned) {
+          blocksOut--;
+          giveBack(bytes.buffer);
+        }
       }
     }
     return new Promise<Uint8Array>((resolve, reject) => {
@@ -208,34 +245,47 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
   };
 
   const deflateStream = (): TransformStream<Uint8Array, Uint8Array> => {
-    let block = new Uint8Array(DEFLATE_BLOCK);
+    let block: Uint8Array | null = null;
     let filled = 0;
     let held: Uint8Array | null = null;
+    // Blocks submitted and not yet handed on: the transform waits for the oldest past this, so
+    // neither the input waiting for a worker nor the output waiting for the reader can grow
+    // with the stream (the readable side holds no chunk it was not asked for).
     const order: Promise<Uint8Array>[] = [];
-    const ahead = Math.max(1, count) * 2;
+    const ahead = Math.max(1, count) * BLOCKS_AHEAD_PER_WORKER;
     return new TransformStream<Uint8Array, Uint8Array>({
       async transform(chunk, controller) {
         let offset = 0;
         while (offset < chunk.length) {
+          block ??= takeBlock();
           const take = Math.min(DEFLATE_BLOCK - filled, chunk.length - offset);
           block.set(chunk.subarray(offset, offset + take), filled);
           filled += take;
           offset += take;
           if (filled === DEFLATE_BLOCK) {
             // A full block is held until more bytes show it is not the last one.
-            if (held) order.push(submit(held, false, true));
+            if (held) {
+              order.push(submit(held, false, true));
+              // Before cutting another block: the oldest is handed on once the reader asks.
+              while (order.length > ahead) controller.enqueue(await order.shift()!);
+            }
             held = block;
-            block = new Uint8Array(DEFLATE_BLOCK);
+            block = null;
             filled = 0;
           }
         }
-        while (order.length > ahead) controller.enqueue(await order.shift()!);
       },
       async flush(controller) {
+        block ??= takeBlock();
         const rest = block.subarray(0, filled);
         if (held && filled > 0) order.push(submit(held, false, true));
         order.push(submit(filled > 0 || !held ? rest : held, true, true));
-        for (const piece of order) controller.enqueue(await piece);
+        if (held && filled === 0) {
+          blocksOut--;
+          giveBack(block.buffer);
+        }
+        block = held = null;
+        while (order.length > 0) controller.enqueue(await order.shift()!);
       },
     });
   };
@@ -254,9 +304,12 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
     // Small files by the core's own encoder (a native deflater costs more to set up).
     deflate: (bytes) => deflateInMemory(bytes, deflateLarge),
     deflateStream,
+    // Each chunk is copied into a block before its write resolves.
+    streamCopiesInput: true,
     warm(): void {
       while (!closed && slots.length < count) slots.push(spawn());
     },
+    held: () => ({ blocks: blocksOut, spare: spare.length }),
     close(): void {
       closed = true;
       for (const slot of slots) {
