@@ -30,10 +30,6 @@ import { workerUrl } from "./worker_url.ts";
 const WORKER_MIN_SIZE = 1 << 20;
 /** Bytes sent to the worker and not yet scanned, before `push` makes the caller wait. */
 export const SCAN_AHEAD = 8 << 20;
-/** Chunks are copied into buffers of at least this size, which come back to be used again. */
-const RECYCLED_CHUNK = 1 << 20;
-/** Buffers kept for reuse, at most: enough for {@linkcode SCAN_AHEAD} and a chunk more. */
-const MAX_SPARE = SCAN_AHEAD / RECYCLED_CHUNK + 2;
 
 /** A scanner factory backed by one worker; `close()` it when done. */
 export interface ScanPool {
@@ -94,31 +90,15 @@ export function scanPool(options: { workers?: 0 | 1 } = {}): ScanPool {
   let closed = false;
   let nextId = 0;
   const pending = new Map<number, Pending>();
-  // Chunk buffers come back from the worker once scanned and are filled again: a file of any
-  // size goes through the same few (fresh ones would pile up as garbage, here and in the
-  // worker, until the collector runs).
-  const spare: ArrayBuffer[] = [];
-  const copyOf = (bytes: Uint8Array): Uint8Array => {
-    let buffer: ArrayBuffer | undefined;
-    while ((buffer = spare.pop()) !== undefined && buffer.byteLength < bytes.length);
-    const copy = buffer === undefined
-      ? new Uint8Array(Math.max(bytes.length, RECYCLED_CHUNK))
-      : new Uint8Array(buffer);
-    copy.set(bytes);
-    return copy.subarray(0, bytes.length);
-  };
 
   const start = (): Worker => {
     const spawned = new Worker(workerUrl("scan_worker", import.meta.url).href, {
       type: "module",
     });
     spawned.onmessage = (
-      event: MessageEvent<
-        { id: number; scanned?: number; result?: ScanResult; error?: string; back?: ArrayBuffer }
-      >,
+      event: MessageEvent<{ id: number; scanned?: number; result?: ScanResult; error?: string }>,
     ) => {
-      const { id, scanned, result, error, back } = event.data;
-      if (back && spare.length < MAX_SPARE) spare.push(back);
+      const { id, scanned, result, error } = event.data;
       const scan = pending.get(id);
       if (!scan) return;
       if (error !== undefined) return fail(id, scan, new Error(`Cannot scan: ${error}`));
@@ -158,9 +138,9 @@ export function scanPool(options: { workers?: 0 | 1 } = {}): ScanPool {
     return {
       push(bytes) {
         if (scan.failure) return Promise.reject(scan.failure);
-        const chunk = copyOf(bytes); // the caller may reuse its buffer
+        const chunk = bytes.slice(); // the caller may reuse its buffer
         scan.ahead += chunk.length;
-        target.postMessage({ id, chunk }, [chunk.buffer as ArrayBuffer]);
+        target.postMessage({ id, chunk }, [chunk.buffer]);
         if (scan.ahead <= SCAN_AHEAD) return;
         return new Promise<void>((resolve, reject) => scan.waiting = { resolve, reject });
       },

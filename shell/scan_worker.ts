@@ -1,8 +1,8 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
  * The worker side of `scan_pool.ts`: one {@linkcode TextScanner} per luggage file, fed the
- * chunks it is sent; each chunk is acknowledged once scanned (its buffer sent back, to be used
- * again), and `finish` answers with the result.
+ * chunks it is sent; each chunk is acknowledged once scanned, and `finish` answers with the
+ * result.
  *
  * @module
  */
@@ -13,16 +13,7 @@ type Request = { id: number; chunk: Uint8Array } | { id: number; finish: true };
 
 const scope = globalThis as unknown as {
   onmessage: ((event: MessageEvent<Request>) => void) | null;
-  postMessage(
-    message: {
-      id: number;
-      scanned?: number;
-      result?: ScanResult;
-      error?: string;
-      back?: ArrayBuffer;
-    },
-    transfer?: Transferable[],
-  ): void;
+  postMessage(message: { id: number; scanned?: number; result?: ScanResult; error?: string }): void;
 };
 
 const scanners = new Map<number, TextScanner>();
@@ -34,9 +25,7 @@ scope.onmessage = (event) => {
     if (!scanner) scanners.set(request.id, scanner = new TextScanner());
     if ("chunk" in request) {
       scanner.push(request.chunk);
-      // The chunk's buffer goes back, to be filled again (the scanner keeps copies only).
-      const back = request.chunk.buffer as ArrayBuffer;
-      scope.postMessage({ id: request.id, scanned: request.chunk.length, back }, [back]);
+      scope.postMessage({ id: request.id, scanned: request.chunk.length });
       return;
     }
     scanners.delete(request.id);
