@@ -253,6 +253,11 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
     // with the stream (the readable side holds no chunk it was not asked for).
     const order: Promise<Uint8Array>[] = [];
     const ahead = Math.max(1, count) * BLOCKS_AHEAD_PER_WORKER;
+    const push = (bytes: Uint8Array, last: boolean) => {
+      const deflated = submit(bytes, last, true);
+      deflated.catch(() => {}); // awaited in order; a stream given up leaves it unread
+      order.push(deflated);
+    };
     return new TransformStream<Uint8Array, Uint8Array>({
       async transform(chunk, controller) {
         let offset = 0;
@@ -265,7 +270,7 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
           if (filled === DEFLATE_BLOCK) {
             // A full block is held until more bytes show it is not the last one.
             if (held) {
-              order.push(submit(held, false, true));
+              push(held, false);
               // Before cutting another block: the oldest is handed on once the reader asks.
               while (order.length > ahead) controller.enqueue(await order.shift()!);
             }
@@ -278,8 +283,8 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
       async flush(controller) {
         block ??= takeBlock();
         const rest = block.subarray(0, filled);
-        if (held && filled > 0) order.push(submit(held, false, true));
-        order.push(submit(filled > 0 || !held ? rest : held, true, true));
+        if (held && filled > 0) push(held, false);
+        push(filled > 0 || !held ? rest : held, true);
         if (held && filled === 0) {
           blocksOut--;
           giveBack(block.buffer);
