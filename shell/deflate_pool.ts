@@ -18,6 +18,7 @@
 import os from "node:os";
 import {
   constants,
+  createDeflateRaw,
   createInflateRaw,
   deflateRawSync,
   inflateRawSync,
@@ -63,6 +64,110 @@ export function deflateBlock(bytes: Uint8Array, last: boolean): Uint8Array {
   return out.byteOffset === 0 && out.byteLength === out.buffer.byteLength
     ? new Uint8Array(out.buffer, 0, out.byteLength)
     : new Uint8Array(out);
+}
+
+/** zlib's output per call in `deflateRawSync` (Node's and Deno's `Z_DEFAULT_CHUNK`). */
+const ZLIB_CHUNK = 16 * 1024;
+
+/** The parts of a `node:zlib` engine a {@linkcode blockDeflater} drives (not public API). */
+interface ZlibHandle {
+  reset(): void;
+  writeSync(
+    flush: number,
+    input: Uint8Array,
+    inOffset: number,
+    inLength: number,
+    output: Uint8Array,
+    outOffset: number,
+    outLength: number,
+  ): void;
+}
+
+/**
+ * A function that does what {@linkcode deflateBlock} does, to the same bytes, without its
+ * garbage: one zlib engine reset for each block instead of a new one (whose native state lives
+ * until the collector runs), and one output buffer reused, so a stream of any length costs a
+ * thread the same memory. It drives the engine as `deflateRawSync` does (16 KiB of output per
+ * call: zlib's output can depend on it) and returns a fresh copy of exactly the output.
+ *
+ * It relies on the engine's handle, which `node:zlib` does not document: where the handle is
+ * missing, or a probe does not give what `deflateBlock` gives, it is `deflateBlock` itself.
+ *
+ * @returns The block deflater.
+ *
+ * @example Usage
+ * ```ts
+ * import { blockDeflater, deflateBlock } from "./deflate_pool.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const deflate = blockDeflater();
+ * const text = new TextEncoder().encode("a line of a log\n".repeat(10_000));
+ * assert.deepEqual(deflate(text, false), deflateBlock(text, false));
+ * assert.deepEqual(deflate(text, true), deflateBlock(text, true));
+ * ```
+ */
+export function blockDeflater(): (bytes: Uint8Array, last: boolean) => Uint8Array {
+  let handle: ZlibHandle;
+  let state: Uint32Array;
+  try {
+    const engine = createDeflateRaw() as unknown as {
+      _handle?: Partial<ZlibHandle>;
+      _writeState?: unknown;
+    };
+    if (
+      typeof engine._handle?.writeSync !== "function" ||
+      typeof engine._handle?.reset !== "function" ||
+      !(engine._writeState instanceof Uint32Array)
+    ) return deflateBlock;
+    handle = engine._handle as ZlibHandle;
+    state = engine._writeState;
+  } catch {
+    return deflateBlock;
+  }
+  let out = new Uint8Array(DEFLATE_BLOCK + DEFLATE_BLOCK / 8);
+  const deflate = (bytes: Uint8Array, last: boolean): Uint8Array => {
+    handle.reset();
+    const flush = last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH;
+    let inOffset = 0;
+    let inLength = bytes.length;
+    let produced = 0;
+    while (true) {
+      if (produced + ZLIB_CHUNK > out.length) {
+        const larger = new Uint8Array(2 * out.length);
+        larger.set(out.subarray(0, produced));
+        out = larger;
+      }
+      handle.writeSync(flush, bytes, inOffset, inLength, out, produced, ZLIB_CHUNK);
+      const availableOut = state[0]!;
+      const availableIn = state[1]!;
+      produced += ZLIB_CHUNK - availableOut;
+      inOffset += inLength - availableIn;
+      inLength = availableIn;
+      if (availableOut !== 0) break;
+    }
+    return out.slice(0, produced);
+  };
+  try {
+    // The probe: a few blocks' worth of what zlib treats differently (runs, text, noise).
+    const probe = new Uint8Array(3 * ZLIB_CHUNK + 999);
+    for (let i = 0; i < probe.length; i++) {
+      probe[i] = i < ZLIB_CHUNK
+        ? 0x61
+        : i < 2 * ZLIB_CHUNK
+        ? 0x20 + (i % 61)
+        : (i * 2654435761) >>> 24;
+    }
+    for (const last of [false, true]) {
+      const mine = deflate(probe, last);
+      const theirs = deflateBlock(probe, last);
+      if (mine.length !== theirs.length || mine.some((b, i) => b !== theirs[i])) {
+        return deflateBlock;
+      }
+    }
+  } catch {
+    return deflateBlock;
+  }
+  return deflate;
 }
 
 /** A deflater backed by workers; `close()` it when done (workers keep a process alive). */
@@ -127,6 +232,7 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
   let nextId = 0;
   let scheduled = false;
   let closed = false;
+  let inline: ((bytes: Uint8Array, last: boolean) => Uint8Array) | null = null;
   // Block buffers come back from the workers with the deflated bytes and are cut again: a
   // stream of any length goes through the same few buffers (fresh ones would pile up as
   // garbage in every worker and here until the collector runs, tens of MiB each).
@@ -225,7 +331,7 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
     if (closed) return Promise.reject(new Error("Cannot deflate: the pool is closed"));
     if (count === 0 || (!owned && bytes.length <= INLINE_BYTES)) {
       try {
-        return Promise.resolve(deflateBlock(bytes, last));
+        return Promise.resolve((inline ??= blockDeflater())(bytes, last));
       } catch (error) {
         return Promise.reject(error);
       } finally {

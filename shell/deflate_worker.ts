@@ -6,7 +6,10 @@
  *
  * @module
  */
-import { deflateBlock } from "./deflate_pool.ts";
+import { blockDeflater } from "./deflate_pool.ts";
+
+/** One engine and one output buffer for every block this worker deflates. */
+const deflateBlock = blockDeflater();
 
 /** One message: blocks to deflate, answered with the same id. */
 interface Batch {
