@@ -177,8 +177,8 @@ export interface DeflatePool extends Deflater {
   /** Stops the workers; jobs still queued fail. */
   close(): void;
   /**
-   * What the pool holds now, for tests of its bounds: blocks of streamed input cut and not yet
-   * deflated (`blocks`), and block buffers kept for reuse (`spare`).
+   * What the pool holds now, for tests of its bounds: blocks of streamed input being filled or
+   * waiting to be deflated (`blocks`), and block buffers kept for reuse (`spare`).
    */
   held(): { blocks: number; spare: number };
 }
