@@ -167,6 +167,9 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
       ...(bag ? { deflater } : {}),
     });
     packing.done();
+    // Scanning is over: its worker goes now, with the memory it holds (its heap is not
+    // collected while it idles), before the writing needs more.
+    scans.close();
 
     // The home remembers the questions it sent, so the answers have somewhere to go (§4.3).
     const sent = object.asks.filter((ask) => fresh.some((f) => f.id === ask.id));

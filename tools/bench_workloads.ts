@@ -11,10 +11,16 @@
  * | d  | `d-flat.taskpack.json`: a flat pack of about 1 MiB (four text attachments) |
  * | e  | `e-huge.bin`: one 1 GiB file of pseudo-random bytes |
  * | f  | `f-tiny/`: 70,000 tiny files (70 folders x 1,000) |
+ * | g  | `g-huge.log`: one 1 GiB file of log lines, about 5:1 under `gzip -6` |
+ *
+ * `TASKPACK_BENCH_SCALE` (a number in (0, 1], default 1) shrinks the one-file workloads (a, b, e,
+ * g) and the folder count of f by that factor, so the whole comparison can be smoke-tested in
+ * seconds; the scale is recorded beside each workload, and a workload made at another scale is
+ * regenerated.
  *
  * ```sh
  * deno run -A tools/bench_workloads.ts /tmp/taskpack-bench            # a, b, c, d
- * deno run -A tools/bench_workloads.ts /tmp/taskpack-bench --all      # and e, f (slow)
+ * deno run -A tools/bench_workloads.ts /tmp/taskpack-bench --all      # and e, f, g (slow)
  * deno run -A tools/bench_workloads.ts /tmp/taskpack-bench --only a,e --force
  * ```
  *
@@ -29,12 +35,12 @@ import { luggageFromBytes } from "../lib/bytes/mod.ts";
 import { nativeDigests } from "../shell/host/node_digests.ts";
 
 /** A workload id. */
-export type WorkloadId = "a" | "b" | "c" | "d" | "e" | "f";
+export type WorkloadId = "a" | "b" | "c" | "d" | "e" | "f" | "g";
 
 /** Every workload, in order. */
-export const WORKLOADS: readonly WorkloadId[] = ["a", "b", "c", "d", "e", "f"];
+export const WORKLOADS: readonly WorkloadId[] = ["a", "b", "c", "d", "e", "f", "g"];
 
-/** The workloads generated unless asked for more: the slow ones (e, f) are opt-in. */
+/** The workloads generated unless asked for more: the slow ones (e, f, g) are opt-in. */
 export const DEFAULT_WORKLOADS: readonly WorkloadId[] = ["a", "b", "c", "d"];
 
 /** Bumped whenever a generator changes, so stale workloads are regenerated. */
@@ -50,7 +56,11 @@ export const WORKLOAD_INFO: Readonly<Record<WorkloadId, { path: string; what: st
   d: { path: "d-flat.taskpack.json", what: "a 1 MiB flat pack" },
   e: { path: "e-huge.bin", what: "one 1 GiB random file" },
   f: { path: "f-tiny", what: "70,000 tiny files" },
+  g: { path: "g-huge.log", what: "one 1 GiB text file (log lines, ~5:1 under gzip -6)" },
 };
+
+/** The large workloads: one round unless asked for more (`--big-rounds`). */
+export const BIG_WORKLOADS: readonly WorkloadId[] = ["e", "f", "g"];
 
 /** xorshift128: a fast, seeded generator of 32-bit words. */
 class Rng {
@@ -272,12 +282,12 @@ async function treeOfFiles(root: string, seed: number): Promise<void> {
   await writeFiles(files.map(([name, bytes]) => [join(root, name), bytes]));
 }
 
-/** 70 folders of 1,000 tiny files (one short line each). */
-async function tinyFiles(root: string, seed: number): Promise<void> {
+/** 70 folders (or `folders`) of 1,000 tiny files (one short line each). */
+async function tinyFiles(root: string, seed: number, folders = 70): Promise<void> {
   const rng = new Rng(seed);
   const encoder = new TextEncoder();
   function* files(): Generator<[string, Uint8Array]> {
-    for (let a = 0; a < 70; a++) {
+    for (let a = 0; a < folders; a++) {
       const dir = join(root, `d${String(a).padStart(2, "0")}`);
       for (let f = 0; f < 1000; f++) {
         yield [
@@ -287,7 +297,7 @@ async function tinyFiles(root: string, seed: number): Promise<void> {
       }
     }
   }
-  for (let a = 0; a < 70; a++) {
+  for (let a = 0; a < folders; a++) {
     await mkdir(join(root, `d${String(a).padStart(2, "0")}`), { recursive: true });
   }
   await writeFiles(files());
@@ -315,20 +325,36 @@ async function flatPack(path: string, seed: number): Promise<void> {
   await writeFile(path, await encodeFlat(ready));
 }
 
-async function generate(id: WorkloadId, target: string): Promise<void> {
+/**
+ * The scale of the workloads, from `TASKPACK_BENCH_SCALE` (default 1).
+ *
+ * @returns A number in (0, 1].
+ */
+export function benchScale(): number {
+  const text = process.env.TASKPACK_BENCH_SCALE;
+  if (text === undefined || text === "") return 1;
+  const n = Number(text);
+  if (!(n > 0 && n <= 1)) throw new Error("TASKPACK_BENCH_SCALE must be a number in (0, 1]");
+  return n;
+}
+
+async function generate(id: WorkloadId, target: string, scale: number): Promise<void> {
+  const size = (n: number) => Math.max(4096, Math.round((n * scale) / 4096) * 4096);
   switch (id) {
     case "a":
-      return await randomFile(target, 100 * MiB, 0xa);
+      return await randomFile(target, size(100 * MiB), 0xa);
     case "b":
-      return await logFile(target, 100 * MiB, 0xb);
+      return await logFile(target, size(100 * MiB), 0xb);
     case "c":
       return await treeOfFiles(target, 0xc);
     case "d":
       return await flatPack(target, 0xd);
     case "e":
-      return await randomFile(target, 1024 * MiB, 0xe);
+      return await randomFile(target, size(1024 * MiB), 0xe);
     case "f":
-      return await tinyFiles(target, 0xf);
+      return await tinyFiles(target, 0xf, Math.max(1, Math.round(70 * scale)));
+    case "g":
+      return await logFile(target, size(1024 * MiB), 0x9);
   }
 }
 
@@ -357,18 +383,20 @@ export async function ensureWorkloads(
   const root = resolve(dir);
   await mkdir(root, { recursive: true });
   const paths = {} as Record<WorkloadId, string>;
+  const scale = benchScale();
+  const version = scale === 1 ? VERSION : `${VERSION} scale=${scale}`;
   for (const id of WORKLOADS) paths[id] = join(root, WORKLOAD_INFO[id].path);
   for (const id of ids) {
     const stamp = join(root, `.${id}.done`);
     if (!options.force && await exists(stamp)) {
       const text = await Deno.readTextFile(stamp).catch(() => "");
-      if (text.trim() === VERSION && await exists(paths[id])) continue;
+      if (text.trim() === version && await exists(paths[id])) continue;
     }
     const started = performance.now();
     await rm(stamp, { force: true });
     await rm(paths[id], { recursive: true, force: true });
-    await generate(id, paths[id]);
-    await writeFile(stamp, VERSION + "\n");
+    await generate(id, paths[id], scale);
+    await writeFile(stamp, version + "\n");
     options.log?.(
       `generated (${id}) ${WORKLOAD_INFO[id].what} in ${
         ((performance.now() - started) / 1000).toFixed(1)
@@ -409,7 +437,7 @@ if (import.meta.main) {
   if (values.help || positionals.length !== 1) {
     console.error(
       "usage: deno run -A tools/bench_workloads.ts <folder> [--only a,b,...] [--skip e,f] " +
-        "[--all] [--force]\n  default: a,b,c,d; --all adds e (1 GiB) and f (70,000 files)",
+        "[--all] [--force]\n  default: a,b,c,d; --all adds e (1 GiB), f (70,000 files), g (1 GiB log)",
     );
     process.exit(values.help ? 0 : 1);
   }

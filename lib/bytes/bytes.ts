@@ -67,12 +67,20 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+const HEX_CODES = Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
 
-/** Lower-case hex of bytes. */
+/** Lower-case hex of bytes, as one flat string (not a chain of partial ones). */
 export function toHex(bytes: Uint8Array): string {
   let out = "";
-  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]!];
+  for (let at = 0; at < bytes.length; at += 4096) {
+    const piece = bytes.subarray(at, at + 4096);
+    const codes = new Array<number>(piece.length * 2);
+    for (let i = 0; i < piece.length; i++) {
+      codes[2 * i] = HEX_CODES[piece[i]! >>> 4]!;
+      codes[2 * i + 1] = HEX_CODES[piece[i]! & 15]!;
+    }
+    out += String.fromCharCode(...codes);
+  }
   return out;
 }
 

@@ -52,6 +52,13 @@ export interface Deflater {
    * @returns A readable/writable pair usable with `pipeThrough`.
    */
   deflateStream(): TransformStream<Uint8Array, Uint8Array>;
+  /**
+   * True when {@linkcode Deflater.deflateStream}'s transform is done with each chunk written to
+   * it once that write has resolved (it copies what it keeps): the ZIP writer may then read a
+   * streamed entry into one reused buffer instead of a fresh one per chunk, which keeps memory
+   * flat however large the entry is.
+   */
+  readonly streamCopiesInput?: boolean;
 }
 
 /**

@@ -524,21 +524,37 @@ async function* produce(
         settings.onProgress?.(index, 0, true);
         continue;
       }
-      const check = new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          seen += chunk.length;
-          if (seen > size) throw changed(name);
-          crc = settings.digests.crc32(chunk, crc);
-          settings.onProgress?.(index, chunk.length, false);
-          controller.enqueue(chunk);
-        },
-        flush() {
-          if (seen !== size || crc !== declaredCrc) throw changed(name);
-        },
-      });
-      const content = entry.open().pipeThrough(check);
-      const reader = (compress ? content.pipeThrough(settings.deflater.deflateStream()) : content)
-        .getReader();
+      const inspect = (chunk: Uint8Array) => {
+        seen += chunk.length;
+        if (seen > size) throw changed(name);
+        crc = settings.digests.crc32(chunk, crc);
+        settings.onProgress?.(index, chunk.length, false);
+      };
+      const ended = () => {
+        if (seen !== size || crc !== declaredCrc) throw changed(name);
+      };
+      let reader: ReadableStreamDefaultReader<Uint8Array>;
+      let feeding: Promise<void> | null = null;
+      if (compress && settings.deflater.streamCopiesInput === true) {
+        // The deflater copies what it keeps: its input is read into one reused buffer, each
+        // chunk written (and the write awaited) before the next is read. Memory then stays
+        // flat however long the entry is, and the deflater's own bounds are the only ones.
+        const transform = settings.deflater.deflateStream();
+        reader = transform.readable.getReader();
+        feeding = feed(entry.open(), size, inspect, ended, transform.writable);
+        feeding.catch(() => {}); // its failure also errors the readable, read below
+      } else {
+        const check = new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            inspect(chunk);
+            controller.enqueue(chunk);
+          },
+          flush: ended,
+        });
+        const content = entry.open().pipeThrough(check);
+        reader = (compress ? content.pipeThrough(settings.deflater.deflateStream()) : content)
+          .getReader();
+      }
       let emitted = 0;
       let done = false;
       try {
@@ -550,6 +566,7 @@ async function* produce(
           for (const chunk of out.take()) yield chunk;
         }
         done = true;
+        if (feeding) await feeding;
       } finally {
         if (!done) await reader.cancel().catch(() => {});
       }
@@ -600,6 +617,34 @@ async function* produce(
   out.write(endRecord(count, cdSize, cdOffset, settings.forceZip64));
   out.flush();
   for (const chunk of out.take()) yield chunk;
+}
+
+/**
+ * Feeds `source` into `sink`, each chunk inspected first and its write awaited before the next
+ * is read into the same reused buffer (see `borrowChunks`: for a sink that copies what it
+ * keeps); `ended` runs after the last. A failure aborts the sink, so that its readable side
+ * errors too, and cancels the source.
+ */
+async function feed(
+  source: ReadableStream<Uint8Array>,
+  size: number,
+  inspect: (chunk: Uint8Array) => void,
+  ended: () => void,
+  sink: WritableStream<Uint8Array>,
+): Promise<void> {
+  const writer = sink.getWriter();
+  try {
+    for await (const chunk of borrowChunks(source, size)) {
+      inspect(chunk);
+      await writer.write(chunk);
+    }
+    ended();
+    await writer.close();
+  } catch (error) {
+    await writer.abort(error).catch(() => {});
+    await source.cancel(error).catch(() => {});
+    throw error;
+  }
 }
 
 /** Headers up to this size are built in one scratch buffer, copied out at once by `Output`. */

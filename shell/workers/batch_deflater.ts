@@ -149,6 +149,8 @@ export function batchDeflater(
       });
     },
     deflateStream: () => inner.deflateStream(),
+    // Streams are the inner deflater's: so is its promise to copy what it is written.
+    ...(inner.streamCopiesInput === true ? { streamCopiesInput: true } : {}),
     close(): void {
       if (closed) return;
       closed = true;

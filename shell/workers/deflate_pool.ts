@@ -18,6 +18,7 @@
 import os from "node:os";
 import {
   constants,
+  createDeflateRaw,
   createInflateRaw,
   deflateRawSync,
   inflateRawSync,
@@ -42,6 +43,12 @@ const INLINE_BYTES = 4 << 20;
 const SMALL_INFLATE = 64 * 1024;
 /** Bytes a worker is given before earlier ones come back. */
 const WORKER_QUEUE = 2 * DEFLATE_BLOCK;
+/**
+ * Blocks a stream keeps deflating (or deflated, waiting to be read) per worker, beyond the one
+ * being filled and the one held back: with {@linkcode WORKER_QUEUE}, what caps a stream's memory
+ * however well its bytes compress.
+ */
+export const BLOCKS_AHEAD_PER_WORKER = 2;
 
 /**
  * Deflates one block (raw DEFLATE, level 6): ended with a sync flush, or finished when `last`.
@@ -59,12 +66,121 @@ export function deflateBlock(bytes: Uint8Array, last: boolean): Uint8Array {
     : new Uint8Array(out);
 }
 
+/** zlib's output per call in `deflateRawSync` (Node's and Deno's `Z_DEFAULT_CHUNK`). */
+const ZLIB_CHUNK = 16 * 1024;
+
+/** The parts of a `node:zlib` engine a {@linkcode blockDeflater} drives (not public API). */
+interface ZlibHandle {
+  reset(): void;
+  writeSync(
+    flush: number,
+    input: Uint8Array,
+    inOffset: number,
+    inLength: number,
+    output: Uint8Array,
+    outOffset: number,
+    outLength: number,
+  ): void;
+}
+
+/**
+ * A function that does what {@linkcode deflateBlock} does, to the same bytes, without its
+ * garbage: one zlib engine reset for each block instead of a new one (whose native state lives
+ * until the collector runs), and one output buffer reused, so a stream of any length costs a
+ * thread the same memory. It drives the engine as `deflateRawSync` does (16 KiB of output per
+ * call: zlib's output can depend on it) and returns a fresh copy of exactly the output.
+ *
+ * It relies on the engine's handle, which `node:zlib` does not document: where the handle is
+ * missing, or a probe does not give what `deflateBlock` gives, it is `deflateBlock` itself.
+ *
+ * @returns The block deflater.
+ *
+ * @example Usage
+ * ```ts
+ * import { blockDeflater, deflateBlock } from "./deflate_pool.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const deflate = blockDeflater();
+ * const text = new TextEncoder().encode("a line of a log\n".repeat(10_000));
+ * assert.deepEqual(deflate(text, false), deflateBlock(text, false));
+ * assert.deepEqual(deflate(text, true), deflateBlock(text, true));
+ * ```
+ */
+export function blockDeflater(): (bytes: Uint8Array, last: boolean) => Uint8Array {
+  let handle: ZlibHandle;
+  let state: Uint32Array;
+  try {
+    const engine = createDeflateRaw() as unknown as {
+      _handle?: Partial<ZlibHandle>;
+      _writeState?: unknown;
+    };
+    if (
+      typeof engine._handle?.writeSync !== "function" ||
+      typeof engine._handle?.reset !== "function" ||
+      !(engine._writeState instanceof Uint32Array)
+    ) return deflateBlock;
+    handle = engine._handle as ZlibHandle;
+    state = engine._writeState;
+  } catch {
+    return deflateBlock;
+  }
+  let out = new Uint8Array(DEFLATE_BLOCK + DEFLATE_BLOCK / 8);
+  const deflate = (bytes: Uint8Array, last: boolean): Uint8Array => {
+    handle.reset();
+    const flush = last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH;
+    let inOffset = 0;
+    let inLength = bytes.length;
+    let produced = 0;
+    while (true) {
+      if (produced + ZLIB_CHUNK > out.length) {
+        const larger = new Uint8Array(2 * out.length);
+        larger.set(out.subarray(0, produced));
+        out = larger;
+      }
+      handle.writeSync(flush, bytes, inOffset, inLength, out, produced, ZLIB_CHUNK);
+      const availableOut = state[0]!;
+      const availableIn = state[1]!;
+      produced += ZLIB_CHUNK - availableOut;
+      inOffset += inLength - availableIn;
+      inLength = availableIn;
+      if (availableOut !== 0) break;
+    }
+    return out.slice(0, produced);
+  };
+  try {
+    // The probe: a few blocks' worth of what zlib treats differently (runs, text, noise).
+    const probe = new Uint8Array(3 * ZLIB_CHUNK + 999);
+    for (let i = 0; i < probe.length; i++) {
+      probe[i] = i < ZLIB_CHUNK
+        ? 0x61
+        : i < 2 * ZLIB_CHUNK
+        ? 0x20 + (i % 61)
+        : (i * 2654435761) >>> 24;
+    }
+    for (const last of [false, true]) {
+      const mine = deflate(probe, last);
+      const theirs = deflateBlock(probe, last);
+      if (mine.length !== theirs.length || mine.some((b, i) => b !== theirs[i])) {
+        return deflateBlock;
+      }
+    }
+  } catch {
+    return deflateBlock;
+  }
+  return deflate;
+}
+
 /** A deflater backed by workers; `close()` it when done (workers keep a process alive). */
 export interface DeflatePool extends Deflater {
   /** Starts the workers now (they take a moment), rather than on first use. */
   warm(): void;
   /** Stops the workers; jobs still queued fail. */
   close(): void;
+  /**
+   * What the pool holds now, for tests of its bounds: blocks of streamed input being filled or
+   * waiting to be deflated (`blocks`), and block buffers kept for reuse (`spare`).
+   */
+  held(): { blocks: number; spare: number };
 }
 
 interface Job {
@@ -116,6 +232,24 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
   let nextId = 0;
   let scheduled = false;
   let closed = false;
+  let inline: ((bytes: Uint8Array, last: boolean) => Uint8Array) | null = null;
+  // Block buffers come back from the workers with the deflated bytes and are cut again: a
+  // stream of any length goes through the same few buffers (fresh ones would pile up as
+  // garbage in every worker and here until the collector runs, tens of MiB each).
+  const spare: ArrayBuffer[] = [];
+  const maxSpare = 2 + Math.max(1, count) * (BLOCKS_AHEAD_PER_WORKER + 1);
+  let blocksOut = 0;
+  const takeBlock = (): Uint8Array => {
+    blocksOut++;
+    const buffer = spare.pop();
+    return buffer ? new Uint8Array(buffer) : new Uint8Array(DEFLATE_BLOCK);
+  };
+  const giveBack = (buffer: ArrayBufferLike) => {
+    if (
+      buffer instanceof ArrayBuffer && buffer.byteLength === DEFLATE_BLOCK &&
+      spare.length < maxSpare
+    ) spare.push(buffer);
+  };
 
   const spawn = (): Slot => {
     const worker = new Worker(workerUrl("deflate_worker", import.meta.url).href, {
@@ -123,12 +257,16 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
     });
     const slot: Slot = { worker, queued: 0, batches: new Map() };
     worker.onmessage = (
-      event: MessageEvent<{ id: number; out?: Uint8Array[]; error?: string }>,
+      event: MessageEvent<
+        { id: number; out?: Uint8Array[]; error?: string; back?: ArrayBuffer[] }
+      >,
     ) => {
-      const { id, out, error } = event.data;
+      const { id, out, error, back } = event.data;
+      for (const buffer of back ?? []) giveBack(buffer);
       const jobs = slot.batches.get(id) ?? [];
       slot.batches.delete(id);
       jobs.forEach((job, i) => {
+        if (job.owned) blocksOut--;
         slot.queued -= job.size;
         if (out) job.resolve(out[i]!);
         else job.reject(new Error(`Cannot deflate: ${error}`));
@@ -193,9 +331,14 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
     if (closed) return Promise.reject(new Error("Cannot deflate: the pool is closed"));
     if (count === 0 || (!owned && bytes.length <= INLINE_BYTES)) {
       try {
-        return Promise.resolve(deflateBlock(bytes, last));
+        return Promise.resolve((inline ??= blockDeflater())(bytes, last));
       } catch (error) {
         return Promise.reject(error);
+      } finally {
+        if (owned) {
+          blocksOut--;
+          giveBack(bytes.buffer);
+        }
       }
     }
     return new Promise<Uint8Array>((resolve, reject) => {
@@ -208,34 +351,52 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
   };
 
   const deflateStream = (): TransformStream<Uint8Array, Uint8Array> => {
-    let block = new Uint8Array(DEFLATE_BLOCK);
+    let block: Uint8Array | null = null;
     let filled = 0;
     let held: Uint8Array | null = null;
+    // Blocks submitted and not yet handed on: the transform waits for the oldest past this, so
+    // neither the input waiting for a worker nor the output waiting for the reader can grow
+    // with the stream (the readable side holds no chunk it was not asked for).
     const order: Promise<Uint8Array>[] = [];
-    const ahead = Math.max(1, count) * 2;
+    const ahead = Math.max(1, count) * BLOCKS_AHEAD_PER_WORKER;
+    const push = (bytes: Uint8Array, last: boolean) => {
+      const deflated = submit(bytes, last, true);
+      deflated.catch(() => {}); // awaited in order; a stream given up leaves it unread
+      order.push(deflated);
+    };
     return new TransformStream<Uint8Array, Uint8Array>({
       async transform(chunk, controller) {
         let offset = 0;
         while (offset < chunk.length) {
+          block ??= takeBlock();
           const take = Math.min(DEFLATE_BLOCK - filled, chunk.length - offset);
           block.set(chunk.subarray(offset, offset + take), filled);
           filled += take;
           offset += take;
           if (filled === DEFLATE_BLOCK) {
             // A full block is held until more bytes show it is not the last one.
-            if (held) order.push(submit(held, false, true));
+            if (held) {
+              push(held, false);
+              // Before cutting another block: the oldest is handed on once the reader asks.
+              while (order.length > ahead) controller.enqueue(await order.shift()!);
+            }
             held = block;
-            block = new Uint8Array(DEFLATE_BLOCK);
+            block = null;
             filled = 0;
           }
         }
-        while (order.length > ahead) controller.enqueue(await order.shift()!);
       },
       async flush(controller) {
+        block ??= takeBlock();
         const rest = block.subarray(0, filled);
-        if (held && filled > 0) order.push(submit(held, false, true));
-        order.push(submit(filled > 0 || !held ? rest : held, true, true));
-        for (const piece of order) controller.enqueue(await piece);
+        if (held && filled > 0) push(held, false);
+        push(filled > 0 || !held ? rest : held, true);
+        if (held && filled === 0) {
+          blocksOut--;
+          giveBack(block.buffer);
+        }
+        block = held = null;
+        while (order.length > 0) controller.enqueue(await order.shift()!);
       },
     });
   };
@@ -254,9 +415,12 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
     // Small files by the core's own encoder (a native deflater costs more to set up).
     deflate: (bytes) => deflateInMemory(bytes, deflateLarge),
     deflateStream,
+    // Each chunk is copied into a block before its write resolves.
+    streamCopiesInput: true,
     warm(): void {
       while (!closed && slots.length < count) slots.push(spawn());
     },
+    held: () => ({ blocks: blocksOut, spare: spare.length }),
     close(): void {
       closed = true;
       for (const slot of slots) {

@@ -17,6 +17,8 @@ const scope = globalThis as unknown as {
 };
 
 const scanners = new Map<number, TextScanner>();
+/** The most bytes scanned at once. */
+const SCAN_PIECE = 64 * 1024;
 
 scope.onmessage = (event) => {
   const request = event.data;
@@ -24,7 +26,11 @@ scope.onmessage = (event) => {
     let scanner = scanners.get(request.id);
     if (!scanner) scanners.set(request.id, scanner = new TextScanner());
     if ("chunk" in request) {
-      scanner.push(request.chunk);
+      // In pieces: the text decoded from each dies young, so the heap stays small.
+      const chunk = request.chunk;
+      for (let at = 0; at < chunk.length; at += SCAN_PIECE) {
+        scanner.push(chunk.subarray(at, at + SCAN_PIECE));
+      }
       scope.postMessage({ id: request.id, scanned: request.chunk.length });
       return;
     }
