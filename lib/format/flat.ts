@@ -110,7 +110,7 @@ export function flatText(pack: unknown, attachments: readonly FlatAttachment[]):
  *
  * @example Usage
  * ```ts
- * import { flatAttachment, flatText, flatTextMatches } from "@taskpack/cli";
+ * import { flatAttachment, flatText, flatTextMatches } from "./flat.ts";
  * import { assertEquals } from "@std/assert";
  *
  * const a = flatAttachment("n.md", new TextEncoder().encode("note\n"), "d4e7");
