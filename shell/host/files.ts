@@ -408,36 +408,59 @@ export function walkLuggage(paths: readonly string[], options: WalkOptions = {})
       continue;
     }
     const { absolute, name, size } = item;
-    const open = () => size <= SMALL_FILE ? smallFileStream(absolute) : fileStream(absolute, size);
     if (size > SMALL_FILE) {
-      luggage.push({ name, size, open });
+      luggage.push({ name, size, open: () => fileStream(absolute, size) });
       continue;
     }
-    const index = smallIndex++;
-    let taken = false;
-    let deflated: Uint8Array | null = null;
-    luggage.push({
-      name,
-      size,
-      open,
-      // A batch the worker read, or a fresh buffer: nobody else holds either.
-      readsOwnBytes: true,
-      async read() {
-        // The worker's copy serves the first read only (its batch is gone after that).
-        const ahead = taken ? null : early.reader;
-        taken = true;
-        const bytes = ahead ? await ahead.take(index) : null;
-        deflated = bytes ? ahead!.deflatedAt(index) : null;
-        return bytes ?? readWholeSync(absolute);
-      },
-      deflated() {
-        const made = deflated;
-        deflated = null;
-        return Promise.resolve(made);
-      },
-    });
+    luggage.push(new SmallFile(name, size, absolute, smallIndex++, early));
   }
   return { luggage, readingAhead: early.reader !== null, close: early.close };
+}
+
+/**
+ * A small file a walk found: read ahead by the worker when there is one. A class, not an object
+ * of closures: a walk of 70,000 files would otherwise hold three closures and their scopes for
+ * each (about 250 bytes).
+ */
+class SmallFile implements Luggage {
+  /** A batch the worker read, or a fresh buffer: nobody else holds either. */
+  readonly readsOwnBytes = true;
+  readonly #absolute: string;
+  readonly #index: number;
+  readonly #early: { readonly reader: ReadAhead | null };
+  #taken = false;
+  #deflated: Uint8Array | null = null;
+
+  constructor(
+    readonly name: string,
+    readonly size: number,
+    absolute: string,
+    index: number,
+    early: { readonly reader: ReadAhead | null },
+  ) {
+    this.#absolute = absolute;
+    this.#index = index;
+    this.#early = early;
+  }
+
+  open(): ReadableStream<Uint8Array> {
+    return smallFileStream(this.#absolute);
+  }
+
+  async read(): Promise<Uint8Array> {
+    // The worker's copy serves the first read only (its batch is gone after that).
+    const ahead = this.#taken ? null : this.#early.reader;
+    this.#taken = true;
+    const bytes = ahead ? await ahead.take(this.#index) : null;
+    this.#deflated = bytes ? ahead!.deflatedAt(this.#index) : null;
+    return bytes ?? readWholeSync(this.#absolute);
+  }
+
+  deflated(): Promise<Uint8Array | null> {
+    const made = this.#deflated;
+    this.#deflated = null;
+    return Promise.resolve(made);
+  }
 }
 
 /** What a walk tells as it goes: each small file found, and the end of each folder. */
