@@ -96,11 +96,18 @@ interface Agent {
   close(): Promise<void>;
 }
 
-async function connect(home: Home, token: string = home.team): Promise<Agent> {
+async function connect(
+  home: Home,
+  token: string = home.team,
+  era: "2025" | "2026-07-28" = "2025",
+): Promise<Agent> {
   const transport = new StreamableHTTPClientTransport(new URL(`${home.base}/mcp`), {
     requestInit: { headers: { authorization: `Bearer ${token}` } },
   });
-  const client = new Client({ name: `test-${home.name}`, version: "1.0.0" });
+  const client = new Client(
+    { name: `test-${home.name}`, version: "1.0.0" },
+    era === "2025" ? {} : { versionNegotiation: { mode: { pin: era } } },
+  );
   await client.connect(transport);
   const raw = (tool: string, args: Record<string, unknown> = {}) =>
     client.callTool({ name: tool, arguments: args });
@@ -217,6 +224,43 @@ Deno.test("A -> B -> A over Streamable HTTP against serve-home: tools, resources
     await B.close();
     await homeA.stop();
     await homeB.stop();
+  }
+});
+
+Deno.test("over HTTP, a client listening for list changes hears of a new passport, and only after a write", async () => {
+  const dir = await Deno.makeTempDir();
+  const home = await startHome(dir, "erin");
+  // Listening is the 2026-07-28 protocol's; the writer may speak either.
+  const A = await connect(home, home.team, "2026-07-28");
+  const B = await connect(home);
+  try {
+    let heard = 0;
+    let told: () => void = () => {};
+    const toldOnce = new Promise<void>((resolve) => told = resolve);
+    A.client.setNotificationHandler("notifications/resources/list_changed", () => {
+      heard++;
+      told();
+    });
+    const subscription = await A.client.listen({ resourcesListChanged: true });
+    // Reading changes nothing, so nobody is told.
+    await B.call("taskpack_list");
+    await B.client.listResources();
+    assert.equal(heard, 0, "a read sends no list_changed");
+    // A write through another client's request reaches the listening one.
+    await B.call("taskpack_new", { title: "heard of", goal: "be listed" });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      toldOnce,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("no list_changed")), 10_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    assert.ok(heard >= 1);
+    await subscription.close();
+  } finally {
+    await A.close();
+    await B.close();
+    await home.stop();
   }
 });
 
