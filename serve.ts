@@ -43,7 +43,7 @@ import {
   type DecodedPack,
   decodePack,
   type Digests,
-  encodeBagInto,
+  encodeBag,
   encodeFlat,
   judge,
   land,
@@ -272,20 +272,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
       if (budget.exceeded) return refusalResponse(budget.refusal());
       digest = pack.digest;
       if (to === "flat") bytes = new TextEncoder().encode(await encodeFlat(pack));
-      else {
-        const chunks: Uint8Array[] = [];
-        let size = 0;
-        await encodeBagInto(pack, (chunk) => {
-          chunks.push(chunk.slice());
-          size += chunk.length;
-        }, digests);
-        bytes = new Uint8Array(size);
-        let at = 0;
-        for (const chunk of chunks) {
-          bytes.set(chunk, at);
-          at += chunk.length;
-        }
-      }
+      else bytes = new Uint8Array(await new Response(encodeBag(pack, digests)).arrayBuffer());
     } catch (error) {
       const refusal = received.refusalFor(error);
       if (refusal) return refusalResponse(refusal);

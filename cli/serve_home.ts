@@ -30,6 +30,7 @@ import { allowedHostsFor, guardHosts, isLoopbackHost } from "../shell/http/dns_r
 import { KV_LEDGER_PREFIX, KvStore } from "../shell/stores/kv_store.ts";
 import { openStore, storeDir } from "./home.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
+import { needDenoServe, portFlag, serveUntilSignal } from "./listen.ts";
 
 /** The flags `serve-home` reads. */
 export interface ServeHomeFlags {
@@ -100,14 +101,11 @@ export async function runServeHome(
   try {
     const mint = flags["mint-token"];
     if (mint !== undefined) return await mintToken(store, ledger, mint, flags, io);
-    const deno = (globalThis as { Deno?: { serve?: unknown } }).Deno;
-    if (typeof deno?.serve !== "function") {
-      throw new Error(
-        "serve-home needs Deno; under Node, mount createHomeHandler (home.ts) in a server that speaks fetch",
-      );
-    }
+    needDenoServe(
+      "serve-home needs Deno; under Node, mount createHomeHandler (home.ts) in a server that speaks fetch",
+    );
     const host = flags.host ?? "127.0.0.1";
-    const port = portOf(flags.port);
+    const port = portFlag(flags.port, DEFAULT_HOME_PORT);
     const team = await teamToken(flags);
     if (!team && !isLoopbackHost(host) && !flags.open) {
       throw new UsageError(
@@ -159,36 +157,19 @@ export async function runServeHome(
       }
       return await mcp.fetch(request);
     }, allowedHostsFor(host, flags["allow-host"] ?? []));
-    const stop = new AbortController();
-    const server = listen(
-      {
-        hostname: host,
-        port,
-        signal: stop.signal,
-        onListen: ({ hostname, port }) => {
-          const shownHost = hostname.includes(":") ? `[${hostname}]` : hostname;
-          const url = `http://${shownHost}:${port}`;
-          io.out(
-            flags.json
-              ? JSON.stringify({ url, store: spec }) + "\n"
-              : `taskpack home: serving ${spec} at ${url}/p (Ctrl-C to stop)\n`,
-          );
-        },
-        onError: () =>
-          new Response(JSON.stringify({ error: "The home failed" }) + "\n", { status: 500 }),
-      },
-      handler,
+    await serveUntilSignal({
       host,
       port,
-    );
-    const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
-    const onSignal = () => stop.abort();
-    for (const signal of signals) Deno.addSignalListener(signal, onSignal);
-    try {
-      await server.finished;
-    } finally {
-      for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
-    }
+      onListen: (url) => {
+        io.out(
+          flags.json
+            ? JSON.stringify({ url, store: spec }) + "\n"
+            : `taskpack home: serving ${spec} at ${url}/p (Ctrl-C to stop)\n`,
+        );
+      },
+      onError: () =>
+        new Response(JSON.stringify({ error: "The home failed" }) + "\n", { status: 500 }),
+    }, handler);
     return EXIT.ok;
   } finally {
     if (store instanceof KvStore) await store.close();
@@ -218,15 +199,6 @@ async function mintToken(
   return EXIT.ok;
 }
 
-function portOf(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_HOME_PORT;
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(port) || port > 65535) {
-    throw new UsageError(`--port needs a port number from 0 to 65535, got "${text}"`);
-  }
-  return port;
-}
-
 /** The team token from --team-token-file or the environment, or undefined. */
 async function teamToken(flags: ServeHomeFlags): Promise<string | undefined> {
   let token: string | undefined;
@@ -247,23 +219,4 @@ async function teamToken(flags: ServeHomeFlags): Promise<string | undefined> {
     );
   }
   return token;
-}
-
-/** `Deno.serve`, with the one mistake people make (a port already taken) said plainly. */
-function listen(
-  options: Deno.ServeTcpOptions,
-  handler: Deno.ServeHandler,
-  host: string,
-  port: number,
-): Deno.HttpServer {
-  try {
-    return Deno.serve(options, handler);
-  } catch (error) {
-    if (error instanceof Deno.errors.AddrInUse) {
-      throw new Error(
-        `Cannot serve on ${host}:${port}: the port is already in use (choose another with --port)`,
-      );
-    }
-    throw error;
-  }
 }

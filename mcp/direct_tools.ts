@@ -11,6 +11,7 @@
 import { type CallToolResult, McpServer, type ToolAnnotations } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import denoConfig from "../deno.json" with { type: "json" };
+import { encodeBase64 } from "../lib/bytes/mod.ts";
 import { CapsuleError, parseCapsuleText } from "../lib/capsule/mod.ts";
 import { REQUIREMENTS } from "../lib/format/mod.ts";
 
@@ -115,12 +116,15 @@ export function packBytes(args: Record<string, unknown>): Uint8Array<ArrayBuffer
   return bytes;
 }
 
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
+/** Posts the pack a call carries to one of the judge's routes. */
+function postPack(
+  judge: JudgeFetch,
+  route: string,
+  args: Record<string, unknown>,
+): Promise<Response> {
+  return judge(
+    new Request(`http://judge.invalid${route}`, { method: "POST", body: packBytes(args) }),
+  );
 }
 
 async function askJudge(
@@ -128,10 +132,7 @@ async function askJudge(
   route: "/conformance" | "/inspect",
   args: Record<string, unknown>,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  const bytes = packBytes(args);
-  const response = await judge(
-    new Request(`http://judge.invalid${route}`, { method: "POST", body: bytes }),
-  );
+  const response = await postPack(judge, route, args);
   return { status: response.status, body: await response.json() };
 }
 
@@ -246,12 +247,7 @@ export function judgeTools(judge: JudgeFetch): DirectTool[] {
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       handle: async (args) => {
         const to = args.to === "bag" ? "bag" : "flat";
-        const response = await judge(
-          new Request(`http://judge.invalid/convert?to=${to}`, {
-            method: "POST",
-            body: packBytes(args),
-          }),
-        );
+        const response = await postPack(judge, `/convert?to=${to}`, args);
         if (response.status !== 200) return refused(await response.json());
         const bytes = new Uint8Array(await response.arrayBuffer());
         const digest = response.headers.get("x-taskpack-digest") ?? "";
@@ -262,7 +258,7 @@ export function judgeTools(judge: JudgeFetch): DirectTool[] {
             digest,
             ...(to === "flat"
               ? { pack_text: new TextDecoder().decode(bytes) }
-              : { pack_base64: toBase64(bytes) }),
+              : { pack_base64: encodeBase64(bytes) }),
           },
           summary: `Converted to ${to} (${bytes.length} bytes), pack digest sha256:${digest}.`,
         };

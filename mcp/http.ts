@@ -12,9 +12,9 @@
  *
  * @module
  */
-import process from "node:process";
 import denoConfig from "../deno.json" with { type: "json" };
-import { EXIT, type Io, UsageError } from "../cli/io.ts";
+import { EXIT, type Io } from "../cli/io.ts";
+import { needDenoServe, portFlag, serveUntilSignal } from "../cli/listen.ts";
 import { allowedHostsFor, guardHosts, isLoopbackHost } from "../shell/http/dns_rebinding.ts";
 import {
   createMcpEndpoint,
@@ -75,12 +75,9 @@ export async function runMcpHttp(
   run: CliMain,
   json = false,
 ): Promise<number> {
-  const deno = (globalThis as { Deno?: { serve?: unknown } }).Deno;
-  if (typeof deno?.serve !== "function") {
-    throw new Error("taskpack mcp --http needs Deno; under Node, use stdio (taskpack mcp)");
-  }
+  needDenoServe("taskpack mcp --http needs Deno; under Node, use stdio (taskpack mcp)");
   const host = options.host ?? "127.0.0.1";
-  const port = portOf(options.port);
+  const port = portFlag(options.port, DEFAULT_MCP_PORT);
   if (!isLoopbackHost(host)) {
     io.err(
       `taskpack mcp: serving ${host} without authentication: anyone who can reach it can use ` +
@@ -99,16 +96,12 @@ export async function runMcpHttp(
       ),
     allowed,
   );
-  const stop = new AbortController();
-  let server: Deno.HttpServer;
   try {
-    server = Deno.serve({
-      hostname: host,
+    await serveUntilSignal({
+      host,
       port,
-      signal: stop.signal,
-      onListen: ({ hostname, port }) => {
-        const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
-        const url = `http://${shown}:${port}${MCP_PATH}`;
+      onListen: (base) => {
+        const url = `${base}${MCP_PATH}`;
         io.out(json ? JSON.stringify({ url, store: settings.store }) + "\n" : `${url}\n`);
         io.err(
           `taskpack mcp ${denoConfig.version}: serving ${settings.store} as machine ` +
@@ -116,30 +109,8 @@ export async function runMcpHttp(
         );
       },
     }, handler);
-  } catch (error) {
-    if (error instanceof Deno.errors.AddrInUse) {
-      throw new Error(`Cannot serve on ${host}:${port}: the port is already in use (--port)`);
-    }
-    throw error;
-  }
-  const onSignal = () => stop.abort();
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  try {
-    await server.finished;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
     await endpoint.close();
   }
   return EXIT.ok;
-}
-
-function portOf(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_MCP_PORT;
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) {
-    throw new UsageError(`--port needs a port number from 0 to 65535, got "${text}"`);
-  }
-  return port;
 }

@@ -9,18 +9,12 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { z } from "zod";
+import { encodeBase64 } from "../lib/bytes/mod.ts";
+import { detectEncoding } from "../lib/format/mod.ts";
 import { packBytes } from "./direct_tools.ts";
 import { LOCAL_TOOLS, tool, type ToolSpec } from "./tools.ts";
 
 const { list, open, create, checkpoint, pack, land, answer } = LOCAL_TOOLS;
-
-function base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
 
 const remotePack = tool({
   ...pack,
@@ -47,7 +41,7 @@ const remotePack = tool({
   after: async (result) => {
     const path = String(result.pack);
     const name = path.split(/[\\/]/).pop()!;
-    return { ...result, pack: name, pack_base64: base64(await readFile(path)) };
+    return { ...result, pack: name, pack_base64: encodeBase64(await readFile(path)) };
   },
   summary: (r) => pack.summary(r).replace(/^Wrote /, "Packed "),
 });
@@ -66,8 +60,8 @@ const remoteLand = tool({
   invocation: async (a, scratch) => {
     const { pack_base64, pack_text, ...rest } = a;
     const bytes = packBytes({ pack_base64, pack_text });
-    const zip = bytes[0] === 0x50 && bytes[1] === 0x4b;
-    const path = await scratch.path(zip ? "received.taskpack" : "received.taskpack.json");
+    const bag = detectEncoding(bytes) === "bag";
+    const path = await scratch.path(bag ? "received.taskpack" : "received.taskpack.json");
     await writeFile(path, bytes, { mode: 0o600 });
     return await land.invocation({ ...rest, path }, scratch);
   },

@@ -1,7 +1,7 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
  * `deno task mcp:conformance`: the official MCP conformance suite
- * (`@modelcontextprotocol/conformance`, pinned) against taskpack's two HTTP servers, each
+ * (`@modelcontextprotocol/conformance`, pinned) against taskpack's three HTTP servers, each
  * started here on 127.0.0.1 on a free port and stopped here:
  *
  * - the judge, as `deno task serve` runs it (`shell/http/judge_server.ts`, `serve.ts`), at `/mcp`;
@@ -26,7 +26,7 @@ import { ROOT } from "./_tools.ts";
 /** The suite, pinned. */
 export const CONFORMANCE_PACKAGE = "@modelcontextprotocol/conformance@0.1.16";
 
-/** The scenarios that must pass on both servers, whatever the baseline says. */
+/** The scenarios that must pass on every server, whatever the baseline says. */
 export const REQUIRED_SCENARIOS: readonly string[] = [
   "server-initialize",
   "ping",
@@ -89,18 +89,20 @@ async function startJudge(): Promise<Started> {
   return { name: "judge (deno task serve)", url, child };
 }
 
-async function startHome(dir: string): Promise<Started> {
+/** Starts `taskpack <args>` on 127.0.0.1 and a free port, and waits until `probe` answers. */
+async function startCli(
+  name: string,
+  args: string[],
+  probe: string,
+  env?: Record<string, string>,
+): Promise<Started> {
   const port = freePort();
-  const env = { ...Deno.env.toObject() };
-  delete env.TASKPACK_TEAM_TOKEN; // the suite sends no credentials: a loopback home without one
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
       "-A",
       join(ROOT, "cli.ts"),
-      "serve-home",
-      "--store",
-      join(dir, "store"),
+      ...args,
       "--host",
       "127.0.0.1",
       "--port",
@@ -108,37 +110,27 @@ async function startHome(dir: string): Promise<Started> {
       "--machine",
       "conformance",
     ],
-    env,
-    clearEnv: true,
+    ...(env ? { env, clearEnv: true } : {}),
     stdout: "null",
     stderr: "inherit",
   }).spawn();
-  await waitFor(`http://127.0.0.1:${port}/p`, child);
-  return { name: "serve-home", url: `http://127.0.0.1:${port}/mcp`, child };
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}${probe}`, child);
+  return { name, url: `${base}/mcp`, child };
 }
 
-async function startMcpHttp(dir: string): Promise<Started> {
-  const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      join(ROOT, "cli.ts"),
-      "mcp",
-      "--http",
-      "--store",
-      join(dir, "mcp-store"),
-      "--port",
-      String(port),
-      "--machine",
-      "conformance",
-    ],
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  const url = `http://127.0.0.1:${port}/mcp`;
-  await waitFor(url, child);
-  return { name: "taskpack mcp --http", url, child };
+function startHome(dir: string): Promise<Started> {
+  const env = { ...Deno.env.toObject() };
+  delete env.TASKPACK_TEAM_TOKEN; // the suite sends no credentials: a loopback home without one
+  return startCli("serve-home", ["serve-home", "--store", join(dir, "store")], "/p", env);
+}
+
+function startMcpHttp(dir: string): Promise<Started> {
+  return startCli(
+    "taskpack mcp --http",
+    ["mcp", "--http", "--store", join(dir, "mcp-store")],
+    "/mcp",
+  );
 }
 
 async function stop(server: Started): Promise<void> {

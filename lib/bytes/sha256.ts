@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { toHex } from "./bytes.ts";
 
 /** Round constants: the first 32 fractional bits of the cube roots of the first 64 primes. */
 const K = new Int32Array([
@@ -86,9 +87,6 @@ const INITIAL = [
   0x1f83d9ab,
   0x5be0cd19,
 ] as const;
-
-/** The char codes of the hex digits, `0`-`9` then `a`-`f`. */
-const HEX_CODES = Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
 
 /**
  * Runs the compression function over every whole 64-byte block of `bytes[start, end)`.
@@ -256,14 +254,6 @@ export class Sha256 {
    * @returns 64 hex digits.
    */
   digestHex(): string {
-    const bytes = this.digest();
-    // One flat string: `+=` would keep a chain of 31 partial strings alive with each digest
-    // (about 1 KiB apiece: 70 MiB for a pack of 70,000 files).
-    const codes = new Array<number>(bytes.length * 2);
-    for (let i = 0; i < bytes.length; i++) {
-      codes[2 * i] = HEX_CODES[bytes[i]! >>> 4]!;
-      codes[2 * i + 1] = HEX_CODES[bytes[i]! & 15]!;
-    }
-    return String.fromCharCode(...codes);
+    return toHex(this.digest());
   }
 }

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { ScannerFactory } from "../scan/mod.ts";
+import { encodingNote, type ScannerFactory } from "../scan/mod.ts";
 import {
   bytesEqual,
   type ByteSource,
@@ -143,7 +143,7 @@ export async function judge(
           id,
           `${where}:${audit.finding.line}: looks like ${
             audit.finding.rule === "credential"
-              ? `a credential${audit.finding.encoding === "base64" ? " (in base64)" : ""}`
+              ? `a credential${encodingNote(audit.finding)}`
               : "a chat transcript"
           }`,
         );

@@ -37,7 +37,7 @@ import {
   type ReadLimits,
   type ReadLuggage,
 } from "./read.ts";
-import { assertPackable, luggageNameProblems } from "./refuse.ts";
+import { assertPackable, luggageFindingRefusal, luggageNameProblems } from "./refuse.ts";
 import { sealPack } from "./seal.ts";
 import type { Inflater } from "../zip/mod.ts";
 import { LUGGAGE_PREFIX } from "./bag.ts";
@@ -425,16 +425,7 @@ function stripInstructionFields(value: unknown, path: string, repairs: Repair[])
 export function luggageRefusal(audit: LuggageAudit): TaskPackReadError | RefusalError | null {
   if (audit.error) return audit.error;
   if (!audit.finding) return null;
-  return new RefusalError(
-    audit.finding.rule,
-    `${LUGGAGE_PREFIX}${audit.name}:${audit.finding.line}`,
-    audit.finding.rule === "credential"
-      ? `the luggage looks like it carries a credential${
-        audit.finding.encoding === "base64" ? " (in base64)" : ""
-      }`
-      : "the luggage looks like a chat transcript",
-    "land",
-  );
+  return luggageFindingRefusal(audit.finding, `${LUGGAGE_PREFIX}${audit.name}`, "land");
 }
 
 /** The verdict on one luggage file, as every surface shows it (see {@linkcode checkLuggage}). */

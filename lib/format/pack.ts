@@ -55,7 +55,7 @@ import {
   type ScanResult,
   TextScanner,
 } from "../scan/mod.ts";
-import { assertPackable, luggageNameProblems } from "./refuse.ts";
+import { assertPackable, luggageFindingRefusal, luggageNameProblems } from "./refuse.ts";
 import { sealPack } from "./seal.ts";
 
 export type { Deflater, Inflater } from "../zip/mod.ts";
@@ -609,17 +609,7 @@ function checkSize(size: number, file: Luggage, where: string): void {
 
 /** Throws the refusal for what the scanner found in a luggage file, if anything. */
 function refuse(finding: ScanResult["finding"], where: string): void {
-  if (finding) {
-    throw new RefusalError(
-      finding.rule,
-      `${where}:${finding.line}`,
-      finding.rule === "credential"
-        ? `the luggage looks like it carries a credential${
-          finding.encoding === "base64" ? " (in base64)" : ""
-        }`
-        : "the luggage looks like a chat transcript",
-    );
-  }
+  if (finding) throw luggageFindingRefusal(finding, where, "pack");
 }
 
 function checkShape(pack: PackObject): void {

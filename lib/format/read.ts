@@ -46,6 +46,7 @@ import {
   type ZipLimits,
 } from "../zip/mod.ts";
 import {
+  encodingNote,
   findCredential,
   isInstructionKey,
   scanBytes,
@@ -284,7 +285,7 @@ async function decodeBag(
     const finding = bytes ? scanBytes(bytes).finding : null;
     if (finding?.rule === "credential") {
       tagCredentials.push(
-        `line ${finding.line} of ${name}${finding.encoding === "base64" ? " (in base64)" : ""}`,
+        `line ${finding.line} of ${name}${encodingNote(finding)}`,
       );
     }
   }
@@ -443,7 +444,7 @@ function zipCredentials(zip: ZipArchive): string[] {
   const found: string[] = [];
   const scan = (bytes: Uint8Array, where: string) => {
     const finding = bytes.length > 0 ? findCredential(lossy.decode(bytes)) : null;
-    if (finding) found.push(finding.encoding === "base64" ? `${where} (in base64)` : where);
+    if (finding) found.push(where + encodingNote(finding));
   };
   scan(zip.comment, "the archive comment");
   for (const entry of zip.entries) {

@@ -10,7 +10,9 @@
  */
 import { FORBIDDEN_KEYS, RefusalError, type RefusalRule } from "../bytes/mod.ts";
 import {
+  encodingNote,
   findCredential,
+  type Finding,
   findTranscript,
   findTranscriptInValue,
   isInstructionKey,
@@ -177,15 +179,36 @@ function walk(root: unknown, rootPath: string, problems: Problem[]): void {
   }
 }
 
+/**
+ * The refusal for what a scanner found in a luggage file, worded alike by packing and landing.
+ *
+ * @param finding What the scanner found, with its line.
+ * @param where The file, as the refusal names it (`data/files/notes.txt`).
+ * @param action What is refused.
+ * @returns The refusal, at `<where>:<line>`.
+ */
+export function luggageFindingRefusal(
+  finding: Finding & { line: number },
+  where: string,
+  action: "pack" | "land",
+): RefusalError {
+  return new RefusalError(
+    finding.rule,
+    `${where}:${finding.line}`,
+    finding.rule === "credential"
+      ? `the luggage looks like it carries a credential${encodingNote(finding)}`
+      : "the luggage looks like a chat transcript",
+    action,
+  );
+}
+
 function scanString(text: string, where: string, problems: Problem[]): void {
   const credential = findCredential(text);
   if (credential) {
     problems.push({
       rule: "credential",
       where,
-      detail: `the text looks like it carries a credential${
-        credential.encoding === "base64" ? " (in base64)" : ""
-      }`,
+      detail: `the text looks like it carries a credential${encodingNote(credential)}`,
     });
   }
   if (findTranscript(text)) {

@@ -27,3 +27,23 @@ export interface Finding {
    */
   encoding?: "base64";
 }
+
+/**
+ * What a message adds after saying where a finding is: " (in base64)" for one found by
+ * decoding base64, else nothing.
+ *
+ * @param finding The finding.
+ * @returns The note, with its leading space, or "".
+ *
+ * @example Usage
+ * ```ts
+ * import { encodingNote } from "./finding.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(encodingNote({ encoding: "base64" }), " (in base64)");
+ * assertEquals(encodingNote({}), "");
+ * ```
+ */
+export function encodingNote(finding: Pick<Finding, "encoding">): string {
+  return finding.encoding === "base64" ? " (in base64)" : "";
+}

@@ -20,6 +20,7 @@
  */
 
 export { findImperatives, type Imperative } from "./imperatives.ts";
+export { encodingNote } from "./finding.ts";
 export {
   findCredential,
   type Finding,

@@ -21,6 +21,7 @@
  * @module
  */
 import {
+  bytesEqual,
   type ByteSource,
   decodeUtf8Strict,
   type Digests,
@@ -846,8 +847,9 @@ async function readCentralDirectory(
       : `${where} ${JSON.stringify(name)}`;
 
     // Without bit 11 APPNOTE (appendix D) reads the name as code page 437, as unzip and
-    // Windows do: a non-ASCII name would land under another name there.
-    if ((flags & FLAG_UTF8) === 0 && !isAscii(nameBytes)) {
+    // Windows do: a non-ASCII name would land under another name there. (Only an ASCII name
+    // decodes to as many characters as it has bytes.)
+    if ((flags & FLAG_UTF8) === 0 && name.length !== nameBytes.length) {
       throw new TaskPackReadError(
         "zip-name",
         where,
@@ -1166,15 +1168,4 @@ async function checkDescriptor(
     throw structure(where, "the data descriptor differs from the central directory");
   }
   return room;
-}
-
-function isAscii(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false;
-  return true;
-}
-
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

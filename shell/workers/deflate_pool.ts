@@ -24,7 +24,7 @@ import {
   inflateRawSync,
   type ZlibOptions,
 } from "node:zlib";
-import { concatBytes } from "../../lib/bytes/mod.ts";
+import { bytesEqual, concatBytes } from "../../lib/bytes/mod.ts";
 import { coreInflater, deflateInMemory, type Deflater, type Inflater } from "../../lib/zip/mod.ts";
 import { workerUrl } from "./worker_url.ts";
 
@@ -160,9 +160,7 @@ export function blockDeflater(): (bytes: Uint8Array, last: boolean) => Uint8Arra
     for (const last of [false, true]) {
       const mine = deflate(probe, last);
       const theirs = deflateBlock(probe, last);
-      if (mine.length !== theirs.length || mine.some((b, i) => b !== theirs[i])) {
-        return deflateBlock;
-      }
+      if (!bytesEqual(mine, theirs)) return deflateBlock;
     }
   } catch {
     return deflateBlock;
@@ -250,6 +248,11 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
       spare.length < maxSpare
     ) spare.push(buffer);
   };
+  /** A block taken here and not sent to a worker, done with. */
+  const returnBlock = (buffer: ArrayBufferLike) => {
+    blocksOut--;
+    giveBack(buffer);
+  };
 
   const spawn = (): Slot => {
     const worker = new Worker(workerUrl("deflate_worker", import.meta.url).href, {
@@ -335,10 +338,7 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
       } catch (error) {
         return Promise.reject(error);
       } finally {
-        if (owned) {
-          blocksOut--;
-          giveBack(bytes.buffer);
-        }
+        if (owned) returnBlock(bytes.buffer);
       }
     }
     return new Promise<Uint8Array>((resolve, reject) => {
@@ -391,10 +391,7 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
         const rest = block.subarray(0, filled);
         if (held && filled > 0) push(held, false);
         push(filled > 0 || !held ? rest : held, true);
-        if (held && filled === 0) {
-          blocksOut--;
-          giveBack(block.buffer);
-        }
+        if (held && filled === 0) returnBlock(block.buffer);
         block = held = null;
         while (order.length > 0) controller.enqueue(await order.shift()!);
       },
