@@ -4,8 +4,10 @@
  * they will be asked for, a few batches ahead, while the calling thread hashes, scans and
  * packs the ones before. Reading a small file takes several system calls, about 20 µs on the
  * calling thread; taking it from a batch costs almost nothing. Asked to, the worker also
- * deflates each small file with the core's encoder (the bytes the pack's deflater would make),
- * so that packing needs no second worker and no second trip for them.
+ * deflates the small files with the core's encoder (the bytes the pack's deflater would make),
+ * so that packing needs no second worker and no second trip for them: those of each batch it
+ * reads while the caller still has another to take, so that the work splits between the two
+ * threads without either waiting (the caller deflates the rest, to the same bytes).
  *
  * Where a file could not be read, taking it fails with the same error (its `code` and `path`)
  * as reading it here would. Where the worker fails, the caller reads the files itself.
@@ -37,8 +39,9 @@ export interface ReadAhead {
    */
   take(index: number): Promise<Uint8Array | null>;
   /**
-   * File `index` deflated by the core's encoder, when it was asked for and the file is small
-   * (up to 16 KiB, not empty); else null. Ask right after `take(index)` gave its bytes.
+   * File `index` deflated by the core's encoder, when it was asked for, the file is small (up
+   * to 16 KiB, not empty) and the worker had the time; else null. Ask right after
+   * `take(index)` gave its bytes.
    *
    * @param index Its place in the list.
    * @returns The raw DEFLATE of its bytes, or null.
@@ -135,8 +138,15 @@ export function readAhead(
     reader.terminate();
     wake();
   };
+  // Where the taking is, for the worker to see without a message: it deflates a batch only
+  // while this thread has others still to take, and else hands it over as read, to be deflated
+  // here (the same bytes), so that neither thread waits for the other.
+  const taken = typeof SharedArrayBuffer === "function"
+    ? new Int32Array(new SharedArrayBuffer(4))
+    : null;
   reader.postMessage({
     paths: [...paths],
+    taken,
     ...(options.sizes ? { sizes: [...options.sizes] } : {}),
     deflate: options.deflate === true,
     ahead: AHEAD,
@@ -160,6 +170,7 @@ export function readAhead(
       if (index < 0 || (ended && index >= listed)) {
         throw new RangeError(`Cannot read ahead: no file ${index} (of ${listed})`);
       }
+      if (taken) Atomics.store(taken, 0, index);
       while (!failed && !closed) {
         // Batches arrive in order; those before `index` are dropped, and the worker may read
         // one more for each.

@@ -16,7 +16,14 @@ const BATCH_FILES = 256;
 const BATCH_BYTES = 1 << 20;
 
 type Message =
-  | { paths: string[]; sizes?: number[]; deflate?: boolean; ahead: number; ended: boolean }
+  | {
+    paths: string[];
+    taken: Int32Array | null;
+    sizes?: number[];
+    deflate?: boolean;
+    ahead: number;
+    ended: boolean;
+  }
   | { add: string[]; sizes?: number[] }
   | { end: true }
   | { more: number };
@@ -33,6 +40,8 @@ const sizes: number[] = [];
 /** Whether every file is listed. */
 let ended = true;
 let deflate = false;
+/** The index the caller is taking (shared with it), when it can be seen. */
+let taken: Int32Array | null = null;
 let next = 0;
 let credit = 0;
 /** Where a batch's files of known size are read (each batch is copied out before the next). */
@@ -79,7 +88,7 @@ function pump(): void {
     }
     // Deflated by the core's encoder for small files (what the pack's deflater makes of them);
     // an empty piece where there is none (deflating never gives nothing).
-    const deflated = deflate
+    const deflated = deflate && callerIsBusy(start)
       ? joinPieces(
         pieces.map((p) =>
           p.length > 0 && p.length <= SMALL_DEFLATE ? deflateRawSmall(p) : p.subarray(0, 0)
@@ -96,6 +105,14 @@ function pump(): void {
   if (ended && next >= paths.length) scope.close();
 }
 
+/**
+ * Whether the caller still has a batch before `start` to take: then deflating this one costs
+ * it no wait. Otherwise it gets the batch as read, and deflates it while this thread reads on.
+ */
+function callerIsBusy(start: number): boolean {
+  return taken === null || start - Atomics.load(taken, 0) >= BATCH_FILES;
+}
+
 /** Lists files after those listed so far. */
 function list(more: string[], known: number[] | undefined): void {
   for (let i = 0; i < more.length; i++) {
@@ -109,6 +126,7 @@ scope.onmessage = (event) => {
   if ("paths" in message) {
     list(message.paths, message.sizes);
     deflate = message.deflate === true;
+    taken = message.taken;
     credit = message.ahead;
     ended = message.ended;
   } else if ("add" in message) {
