@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { canonicalJson } from "../lib/bytes/json.ts";
-import { decodeUtf8Strict, utf8 } from "../lib/bytes/bytes.ts";
+import { decodeUtf8Strict, isUtf8Of, utf8 } from "../lib/bytes/bytes.ts";
 import {
   buildPackObject,
   type BuildPackOptions,
@@ -318,5 +318,26 @@ Deno.test("decodeUtf8Strict reads any bytes as the runtime's strict decoder does
       assert.deepEqual(outcome(() => decodeUtf8Strict(value)), outcome(() => strict.decode(value)));
     }),
     { numRuns: 3000 },
+  );
+});
+
+Deno.test("isUtf8Of: true for a text's own UTF-8 bytes, false once a byte is changed, added or taken away", () => {
+  fc.assert(
+    fc.property(
+      fc.oneof(fc.string({ unit: "grapheme-ascii" }), fc.string({ unit: "grapheme" })),
+      fc.nat(),
+      fc.integer({ min: 1, max: 255 }),
+      (text, at, flip) => {
+        const bytes = utf8(text);
+        assert.equal(isUtf8Of(bytes, text), true);
+        assert.equal(isUtf8Of(new Uint8Array([...bytes, 0x61]), text), false);
+        if (bytes.length === 0) return;
+        assert.equal(isUtf8Of(bytes.subarray(0, bytes.length - 1), text), false);
+        const changed = bytes.slice();
+        changed[at % bytes.length]! ^= flip;
+        assert.equal(isUtf8Of(changed, text), false);
+      },
+    ),
+    { numRuns: 2000 },
   );
 });

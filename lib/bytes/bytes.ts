@@ -27,6 +27,38 @@ export function utf8(text: string): Uint8Array {
 /** Text up to this many characters is tried as ASCII first by {@linkcode utf8}. */
 const SHORT_TEXT = 256;
 
+/** Where {@linkcode isUtf8Of} encodes the text it compares (grown when needed). */
+let scratch = new Uint8Array(1024);
+
+/**
+ * Whether `bytes` are exactly the UTF-8 encoding of `text`, without keeping either: compared
+ * in place for ASCII, else through a reused buffer.
+ *
+ * @example Usage
+ * ```ts
+ * import { isUtf8Of } from "./bytes.ts";
+ * import { assert } from "@std/assert";
+ * assert(isUtf8Of(new Uint8Array([0x63, 0x61, 0x66, 0xc3, 0xa9]), "café"));
+ * assert(!isUtf8Of(new Uint8Array([0x63, 0x61, 0x66, 0xe9]), "café"));
+ * ```
+ */
+export function isUtf8Of(bytes: Uint8Array, text: string): boolean {
+  if (bytes.length < text.length) return false;
+  let i = 0;
+  for (; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) break;
+    if (bytes[i] !== code) return false;
+  }
+  if (i === text.length) return bytes.length === text.length;
+  // At most 3 bytes per UTF-16 unit (a surrogate pair takes 4 for 2).
+  if (scratch.length < text.length * 3) scratch = new Uint8Array(text.length * 3);
+  const { read, written } = encoder.encodeInto(text, scratch);
+  if (read !== text.length || written !== bytes.length) return false;
+  for (let j = i; j < written; j++) if (scratch[j] !== bytes[j]) return false;
+  return true;
+}
+
 /** Decodes UTF-8, throwing a TypeError on malformed input. A leading BOM is kept. */
 export function decodeUtf8Strict(bytes: Uint8Array): string {
   return shortAscii(bytes) ?? strictDecoder.decode(bytes);

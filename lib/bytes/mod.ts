@@ -30,6 +30,7 @@ export {
   countNewlines,
   decodeUtf8Strict,
   formatBytes,
+  isUtf8Of,
   readAllBytes,
   utf8,
 } from "./bytes.ts";

@@ -411,13 +411,9 @@ async function decodeBag(
   const object = parseObject(passportBytes, PASSPORT_PATH, limits);
   checkSpec(object, PASSPORT_PATH);
 
-  const luggage = luggageEntries.map((entry): ReadLuggage => ({
-    name: entry.name.slice(LUGGAGE_PREFIX.length),
-    size: entry.size,
-    declaredSha256: declared.get(entry.name) ?? null,
-    open: () => zip.open(entry),
-    read: () => zip.read(entry, entry.size),
-  }));
+  const luggage = luggageEntries.map((entry) =>
+    new EntryLuggage(zip, entry, declared.get(entry.name) ?? null)
+  );
   const bom = passportBytes !== rawPassport;
   return {
     encoding: "bag",
@@ -430,6 +426,32 @@ async function decodeBag(
     bom,
     zipCredentials: [...tagCredentials, ...zipCredentials(zip)],
   };
+}
+
+/**
+ * A luggage file in a bag: one object, not an object of two closures and their scope (a bag of
+ * 70,000 files would otherwise hold about 150 bytes more for each).
+ */
+class EntryLuggage implements ReadLuggage {
+  readonly name: string;
+  readonly size: number;
+  readonly #zip: ZipArchive;
+  readonly #entry: ZipEntry;
+
+  constructor(zip: ZipArchive, entry: ZipEntry, readonly declaredSha256: string | null) {
+    this.name = entry.name.slice(LUGGAGE_PREFIX.length);
+    this.size = entry.size;
+    this.#zip = zip;
+    this.#entry = entry;
+  }
+
+  open(): ReadableStream<Uint8Array> {
+    return this.#zip.open(this.#entry);
+  }
+
+  read(): Promise<Uint8Array> {
+    return this.#zip.read(this.#entry, this.#entry.size);
+  }
 }
 
 // Lossy on purpose: a token is ASCII, whatever binary bytes an extra field holds around it.
@@ -807,10 +829,13 @@ export async function auditLuggage(
         }
         finding = (await scanner.finish()).finding;
       }
-      const sha256 = hasher.digestHex();
-      const error = file.declaredSha256 !== null && file.declaredSha256 !== sha256
+      const computed = hasher.digestHex();
+      const declared = file.declaredSha256;
+      const error = declared !== null && declared !== computed
         ? new TaskPackReadError("bag-digest", where, "the file does not match its manifest digest")
         : null;
+      // The declared string when they agree: one string per file is held, not two.
+      const sha256 = declared === computed ? declared : computed;
       audits.push({ name: file.name, sha256, finding, error });
       if (finding || error) whole = null;
     } catch (cause) {

@@ -59,7 +59,6 @@ export class SourceFailure {
 /** Everything the reader keeps about an entry besides what {@linkcode ZipEntry} shows. */
 export interface EntryRecord {
   entry: ZipEntry;
-  nameBytes: Uint8Array;
   flags: number;
   localOffset: number;
   /** Set once the local header has been read. */

@@ -21,10 +21,10 @@
  * @module
  */
 import {
-  bytesEqual,
   type ByteSource,
   decodeUtf8Strict,
   type Digests,
+  isUtf8Of,
   portableDigests,
   readAllBytes,
   TaskPackReadError,
@@ -830,8 +830,8 @@ async function readCentralDirectory(
         where,
         "the central directory entry",
       );
-    // Copy: the window is reused, and the entry outlives it.
-    const nameBytes = variable.slice(0, nameLength);
+    // Not kept: the name's bytes are its strict UTF-8 encoding, made again when needed.
+    const nameBytes = variable.subarray(0, nameLength);
     const extra = variable.subarray(nameLength, nameLength + extraLength);
     offset += CENTRAL_HEADER + nameLength + extraLength + commentLength;
 
@@ -989,7 +989,6 @@ async function readCentralDirectory(
     });
     records.push({
       entry,
-      nameBytes,
       flags,
       localOffset,
       dataOffset: -1,
@@ -1054,7 +1053,7 @@ async function checkLocalRecords(
         where,
         "the local header",
       );
-    if (!bytesEqual(variable.subarray(0, nameLength), record.nameBytes)) {
+    if (!isUtf8Of(variable.subarray(0, nameLength), entry.name)) {
       throw structure(where, "the local header names a different file than the central directory");
     }
     if (flags !== record.flags) {
