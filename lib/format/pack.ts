@@ -266,8 +266,13 @@ export async function preparePack(
       // What the source deflated as it read (on another core) saves the deflater the work.
       const made = file.read && file.deflated ? await file.deflated() : null;
       const deflated = made ?? options.deflater.deflate(ready.bytes);
-      if (deflated instanceof Promise) deflated.catch(() => {}); // awaited by encodeBag, if the pack gets that far
-      early.set(ready, { deflater: options.deflater, deflated });
+      const record = { deflater: options.deflater, deflated };
+      if (deflated instanceof Promise) {
+        // Once made, kept in a slab (not a buffer and a promise per file); a failure stays for
+        // encodeBag to report, if the pack gets that far.
+        deflated.then((bytes) => record.deflated = copies.copy(bytes), () => {});
+      }
+      early.set(ready, record);
     }
     files.push(ready);
   }
@@ -528,15 +533,8 @@ async function prepareLuggage(
   refuse((await scanner.finish()).finding, where);
   const head = concatBytes(sample);
   const small = size <= SMALL_LUGGAGE;
-  return {
-    name: file.name,
-    size,
-    sha256: hasher.digestHex(),
-    crc32: crc >>> 0,
-    compress: small || await looksCompressible(head),
-    bytes: small ? head : null,
-    open: () => file.open(),
-  };
+  const compress = small || await looksCompressible(head);
+  return new PreparedFile(file, size, hasher.digestHex(), crc >>> 0, compress, small ? head : null);
 }
 
 /**
@@ -565,15 +563,33 @@ async function checked(
     refuse((await scanner.finish()).finding, where);
   }
   onBytes(bytes.length);
-  return {
-    name: file.name,
-    size: bytes.length,
-    sha256: hasher.digestHex(),
-    crc32: digests.crc32(bytes, 0) >>> 0,
-    compress: true,
-    bytes,
-    open: () => file.open(),
-  };
+  const crc = digests.crc32(bytes, 0) >>> 0;
+  return new PreparedFile(file, bytes.length, hasher.digestHex(), crc, true, bytes);
+}
+
+/**
+ * A luggage file checked: one object, not one with a closure and its scope (thousands of small
+ * files would otherwise hold about 100 bytes more each).
+ */
+class PreparedFile implements PreparedLuggage {
+  readonly name: string;
+  readonly #source: Luggage;
+
+  constructor(
+    source: Luggage,
+    readonly size: number,
+    readonly sha256: string,
+    readonly crc32: number,
+    readonly compress: boolean,
+    readonly bytes: Uint8Array | null,
+  ) {
+    this.name = source.name;
+    this.#source = source;
+  }
+
+  open(): ReadableStream<Uint8Array> {
+    return this.#source.open();
+  }
 }
 
 /**
