@@ -155,6 +155,7 @@ export {
   type EncodeFlatOptions,
   formatPackedAt,
   type Inflater,
+  type InflateSteps,
   type PreparedLuggage,
   type PreparedPack,
   type PrepareOptions,

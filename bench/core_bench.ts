@@ -24,7 +24,7 @@ import {
 import { type Luggage, luggageFromBytes } from "../lib/bytes/mod.ts";
 import { DEFAULT_ZIP_LIMITS, zipNameClash, zipNameProblem } from "../lib/zip/mod.ts";
 import { nativeDigests } from "../shell/host/node_digests.ts";
-import { nativeInflater } from "../shell/workers/deflate_pool.ts";
+import { nativeInflater } from "../shell/host/native_inflater.ts";
 import { logBytes, randomBytes, treeFiles } from "../tools/bench_workloads.ts";
 
 const MiB = 1 << 20;

@@ -76,5 +76,5 @@ export async function deflaterFor(bytes: number, smallFiles = 0): Promise<Closab
  */
 export async function inflaterFor(bytes: number): Promise<{ inflater?: Inflater }> {
   if (bytes < NATIVE_BYTES) return {};
-  return (await import("../shell/workers/deflate_pool.ts")).inflaterOption();
+  return (await import("../shell/host/native_inflater.ts")).inflaterOption();
 }

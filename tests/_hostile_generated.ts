@@ -472,7 +472,7 @@ if (import.meta.main) {
   const { judge } = await import("../lib/format/conformance.ts");
   const { land } = await import("../lib/format/land.ts");
   const { nativeDigests } = await import("../shell/host/node_digests.ts");
-  const { nativeInflater } = await import("../shell/workers/deflate_pool.ts");
+  const { nativeInflater } = await import("../shell/host/native_inflater.ts");
   type Inflater = import("../lib/zip/deflate.ts").Inflater;
   const gc = (globalThis as { gc?: () => void }).gc;
   const mib = Number(Deno.args[0] ?? 256);

@@ -26,7 +26,8 @@ import {
 import { type ByteSource, bytesSource } from "../lib/bytes/source.ts";
 import { type ReadErrorCode, TaskPackReadError } from "../lib/bytes/errors.ts";
 import { type Digests, portableDigests } from "../lib/bytes/digests.ts";
-import { nativeInflater } from "../shell/workers/deflate_pool.ts";
+import { concatBytes } from "../lib/bytes/bytes.ts";
+import { nativeInflater } from "../shell/host/native_inflater.ts";
 import {
   crc,
   deflate,
@@ -1409,9 +1410,27 @@ Deno.test("the forge writes raw little-endian records", () => {
   assert.deepEqual(extraRecord(0x0001, new Uint8Array([9])), new Uint8Array([1, 0, 1, 0, 9]));
 });
 
+/** A source over bytes that can also read into a buffer it is given, as a file can. */
+function readIntoSource(bytes: Uint8Array): ByteSource & {
+  readInto(offset: number, target: Uint8Array): Promise<void>;
+} {
+  return {
+    ...bytesSource(bytes),
+    readInto(offset, target) {
+      if (offset + target.length > bytes.length) return Promise.reject(new RangeError("past end"));
+      target.set(bytes.subarray(offset, offset + target.length));
+      return Promise.resolve();
+    },
+  };
+}
+
 Deno.test("a deflated entry must end exactly where its data does, small or large, in one pass", async (t) => {
   const native = nativeInflater();
   assert.ok(native?.inflateStream, "Deno's node:zlib is strict, so the shell streams with it");
+  assert.ok(native?.inflateSteps, "and it can inflate step by step into the reader's buffers");
+  // Which way each read went: step by step (a source that reads into buffers), or streamed.
+  let steps = 0;
+  const counting = { ...native, inflateSteps: () => (steps++, native.inflateSteps!()) };
   // Deno's inflater accepts a stream cut short; the reader must not.
   const random = new Uint8Array(300_000);
   for (let i = 0; i < random.length; i += 65_536) {
@@ -1434,26 +1453,60 @@ Deno.test("a deflated entry must end exactly where its data does, small or large
       ["one zero byte after the end", new Uint8Array([...whole, 0]), "zip-size"],
       ["cut short by one byte", whole.subarray(0, -1), "zip-crc"],
       ["cut in half", whole.subarray(0, whole.length >> 1), "zip-crc"],
+      ["declaring one byte less", whole, "zip-size"],
     ];
     for (
-      const [[name, data, code], inflater] of cases.flatMap((c) =>
-        [undefined, native].map((i) => [c, i] as const)
+      const [[name, data, code], way] of cases.flatMap((c) =>
+        (["platform", "stream", "steps"] as const).map((w) => [c, w] as const)
       )
     ) {
-      const by = inflater ? "node:zlib" : "the platform";
+      const by = way === "platform" ? "the platform" : `node:zlib (${way})`;
       await t.step(`${label} (${content.length} bytes), ${name}, by ${by}`, async () => {
-        const source = bytesSource(forgeZip([{ name: "f", method: 8, data, content }]));
-        const zip = await openZip(source, inflater ? { inflater } : {});
-        const reading = zip.read(zip.entries[0]!, Infinity);
-        if (code === null) assert.deepEqual(await reading, content);
+        const size = name === "declaring one byte less" ? content.length - 1 : content.length;
+        const bytes = forgeZip([{ name: "f", method: 8, data, content, size }]);
+        const source = way === "steps" ? readIntoSource(bytes) : bytesSource(bytes);
+        const before = steps;
+        const zip = await openZip(source, way === "platform" ? {} : { inflater: counting });
+        const outcome = await zip.read(zip.entries[0]!, Infinity).then(
+          (read) => ({ read, error: null }),
+          (error: unknown) => ({ read: null, error }),
+        );
+        // Entries over 256 KiB deflated stream: step by step when the source reads into
+        // buffers. Smaller ones are inflated in one call, whichever way.
+        const streamed = data.length > 256 * 1024;
+        assert.equal(steps - before, way === "steps" && streamed ? 1 : 0);
+        if (code === null) assert.deepEqual(outcome.read, content);
         else {
-          await assert.rejects(reading, (error: unknown) => {
-            assert.ok(error instanceof TaskPackReadError, String(error));
-            assert.equal(error.code, code, error.message);
-            return true;
-          });
+          assert.ok(outcome.error instanceof TaskPackReadError, String(outcome.error));
+          assert.equal(outcome.error.code, code, outcome.error.message);
         }
       });
     }
   }
+  assert.ok(steps >= 8, `${steps} entries went step by step`);
+});
+
+Deno.test("a large deflated entry is inflated step by step straight into the buffer its reader brings, and its bytes are the entry's", async () => {
+  const native = nativeInflater()!;
+  const content = utf8(
+    Array.from({ length: 200_000 }, (_, i) => `${i * 7919 % 100_003} a log line\n`).join(""),
+  );
+  const data = await deflate(content);
+  assert.ok(data.length > 256 * 1024, "large enough to stream");
+  const zip = await openZip(readIntoSource(forgeZip([{ name: "f", method: 8, data, content }])), {
+    inflater: native,
+  });
+  const reader = zip.open(zip.entries[0]!).getReader({ mode: "byob" });
+  let buffer = new ArrayBuffer(64 * 1024);
+  const got: Uint8Array[] = [];
+  while (true) {
+    const { done, value } = await reader.read(new Uint8Array(buffer));
+    if (done) break;
+    // The bytes arrive in the buffer that was brought (moved, as BYOB reads move it).
+    assert.equal(value.byteOffset, 0);
+    assert.equal(value.buffer.byteLength, 64 * 1024);
+    got.push(value.slice());
+    buffer = value.buffer as ArrayBuffer;
+  }
+  assert.deepEqual(concatBytes(got), content);
 });

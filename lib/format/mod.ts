@@ -101,6 +101,7 @@ export {
   type EncodeFlatOptions,
   formatPackedAt,
   type Inflater,
+  type InflateSteps,
   type PreparedLuggage,
   type PreparedPack,
   type PrepareOptions,

@@ -58,7 +58,7 @@ import {
 import { assertPackable, luggageFindingRefusal, luggageNameProblems } from "./refuse.ts";
 import { sealPack } from "./seal.ts";
 
-export type { Deflater, Inflater } from "../zip/mod.ts";
+export type { Deflater, Inflater, InflateSteps } from "../zip/mod.ts";
 
 /** Luggage up to this size is held in memory and deflated whole; larger luggage streams. */
 const SMALL_LUGGAGE = 64 * 1024;

@@ -89,6 +89,40 @@ export interface Inflater {
    * @returns A readable/writable pair usable with `pipeThrough`.
    */
   inflateStream?(): TransformStream<Uint8Array, Uint8Array>;
+  /**
+   * A step-by-step inflater that writes into buffers the caller gives, if the shell has one:
+   * the reader then inflates a large entry straight into the buffer its reader brings, and
+   * reads the compressed bytes into one buffer it reuses, so that inflating a large entry
+   * allocates nothing per chunk. Preferred over {@linkcode Inflater.inflateStream} where the
+   * source can read into a buffer.
+   *
+   * @returns A fresh engine for one DEFLATE stream.
+   */
+  inflateSteps?(): InflateSteps;
+}
+
+/**
+ * One raw DEFLATE stream, inflated step by step into buffers the caller gives (see
+ * {@linkcode Inflater.inflateSteps}).
+ */
+export interface InflateSteps {
+  /**
+   * Inflates from `input` into `output`, as far as either goes or the stream ends.
+   *
+   * @param input Compressed bytes not consumed yet (may be empty).
+   * @param output Where to write; not empty.
+   * @param last True when `input` holds all the compressed bytes left.
+   * @returns How much of `input` was consumed, how much of `output` written, and whether the
+   * end of the DEFLATE stream was reached (bytes of `input` left over then are not part of it).
+   * @throws When the data is corrupt, or, with `last`, cut short of its end.
+   */
+  step(
+    input: Uint8Array,
+    output: Uint8Array,
+    last: boolean,
+  ): { read: number; written: number; ended: boolean };
+  /** Lets go of the engine (also after a failure). */
+  close(): void;
 }
 
 /**

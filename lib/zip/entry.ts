@@ -10,7 +10,7 @@
  * @module
  */
 import { type ByteSource, type Digests, TaskPackReadError } from "../bytes/mod.ts";
-import { coreInflater, type Inflater } from "./deflate.ts";
+import { coreInflater, type Inflater, type InflateSteps } from "./deflate.ts";
 
 /** One entry of an archive, as its central directory describes it (and its local header agrees). */
 export interface ZipEntry {
@@ -166,6 +166,99 @@ function storedBody(
   }) as ReadableStream<Uint8Array>;
 }
 
+/**
+ * A deflated entry's body as a byte stream, inflated by a shell's step-by-step engine straight
+ * into the reader's own buffer when it brings one, from compressed bytes read into one buffer
+ * used again for each read: nothing is allocated per chunk, whatever the entry's size. As
+ * strict as the other ways: bytes after the end of the DEFLATE data, data cut short, and
+ * output past the declared size all fail, and the size and CRC-32 are checked at the end.
+ */
+function inflatedBody(
+  source: ReadIntoSource,
+  record: EntryRecord,
+  digests: Digests,
+  engine: InflateSteps,
+): ReadableStream<Uint8Array> {
+  const { entry, where } = record;
+  const end = record.dataOffset + entry.compressedSize;
+  let position = record.dataOffset;
+  const input = new Uint8Array(Math.max(1, Math.min(BODY_READ, entry.compressedSize)));
+  let inStart = 0;
+  let inEnd = 0;
+  let produced = 0;
+  let crc = 0;
+  let ended = false;
+  let closed = false;
+  const close = () => {
+    if (!closed) engine.close();
+    closed = true;
+  };
+  /** Inflates into `target`: at least one byte, unless the stream ends first. */
+  const inflateInto = async (target: Uint8Array): Promise<number> => {
+    while (true) {
+      if (inStart === inEnd && position < end) {
+        const length = Math.min(input.length, end - position);
+        await source.readInto(position, input.subarray(0, length));
+        position += length;
+        inStart = 0;
+        inEnd = length;
+      }
+      const last = position >= end;
+      let step: { read: number; written: number; ended: boolean };
+      try {
+        step = engine.step(input.subarray(inStart, inEnd), target, last);
+      } catch {
+        throw deflateCorrupt(where);
+      }
+      inStart += step.read;
+      if (step.ended) {
+        ended = true;
+        if (inStart < inEnd || position < end) throw deflateTrailing(where);
+      }
+      if (step.written > 0 || ended) return step.written;
+      // Nothing came out: the engine wants more input, and there is none left (or it is stuck).
+      if ((inStart === inEnd && last) || (step.read === 0 && inStart < inEnd)) {
+        throw deflateCorrupt(where);
+      }
+    }
+  };
+  return new ReadableStream({
+    type: "bytes",
+    async pull(controller: ReadableByteStreamController) {
+      const request = controller.byobRequest;
+      try {
+        if (!ended) {
+          // Room for one byte past the declared size, so that inflating past it shows.
+          const room = Math.min(BODY_READ, entry.size - produced + 1);
+          const view = request?.view;
+          const target = view
+            ? new Uint8Array(view.buffer, view.byteOffset, Math.min(view.byteLength, room))
+            : new Uint8Array(room);
+          const written = await inflateInto(target);
+          produced += written;
+          if (produced > entry.size) throw inflatesPastSize(record);
+          if (written > 0) {
+            crc = digests.crc32(target.subarray(0, written), crc);
+            if (view) request!.respond(written);
+            else controller.enqueue(target.subarray(0, written));
+            return;
+          }
+        }
+        close();
+        checkEnd(record, produced, crc);
+        controller.close();
+        request?.respond(0);
+      } catch (error) {
+        close();
+        throw error;
+      }
+    },
+    cancel() {
+      close();
+    },
+  }) as ReadableStream<Uint8Array>;
+}
+
 /** Deflated entries within these sizes may be inflated in one call by an {@linkcode Inflater}. */
 const ONE_SHOT_COMPRESSED = 256 * 1024;
 const ONE_SHOT_SIZE = 4 << 20;
@@ -287,6 +380,9 @@ export function openBody(
     return wholeStream(() => inflateWhole(source, record, digests, inflater ?? coreInflater));
   }
   if (entry.method === 0 && canReadInto(source)) return storedBody(source, record, digests);
+  if (entry.method === 8 && inflater?.inflateSteps && canReadInto(source)) {
+    return inflatedBody(source, record, digests, inflater.inflateSteps());
+  }
   const start = record.dataOffset;
   const end = start + entry.compressedSize;
   let produced = 0;

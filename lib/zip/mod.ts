@@ -31,6 +31,7 @@ export {
   type Deflater,
   deflateRaw,
   type Inflater,
+  type InflateSteps,
   looksCompressible,
   platformDeflater,
   SMALL_DEFLATE,

@@ -16,16 +16,9 @@
  * @module
  */
 import os from "node:os";
-import {
-  constants,
-  createDeflateRaw,
-  createInflateRaw,
-  deflateRawSync,
-  inflateRawSync,
-  type ZlibOptions,
-} from "node:zlib";
+import { constants, createDeflateRaw, deflateRawSync } from "node:zlib";
 import { bytesEqual, concatBytes } from "../../lib/bytes/mod.ts";
-import { coreInflater, deflateInMemory, type Deflater, type Inflater } from "../../lib/zip/mod.ts";
+import { deflateInMemory, type Deflater } from "../../lib/zip/mod.ts";
 import { workerUrl } from "./worker_url.ts";
 
 /** The block size streams are cut into: 2 MiB. */
@@ -39,8 +32,6 @@ const BATCH_BYTES = 256 * 1024;
  * (measured: 1.31 s instead of 1.46 s).
  */
 const INLINE_BYTES = 4 << 20;
-/** Deflated entries up to this size are inflated by the core's own inflater. */
-const SMALL_INFLATE = 64 * 1024;
 /** Bytes a worker is given before earlier ones come back. */
 const WORKER_QUEUE = 2 * DEFLATE_BLOCK;
 /**
@@ -432,131 +423,4 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
       slots.length = 0;
     },
   };
-}
-
-/** "hello" as raw DEFLATE (one final block): its last byte ends the stream. */
-const HELLO = new Uint8Array([0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00]);
-
-function strictInflate(data: Uint8Array, size: number): Uint8Array {
-  const out = inflateRawSync(
-    data,
-    {
-      maxOutputLength: Math.max(1, size),
-      rejectGarbageAfterEnd: true,
-    } as Parameters<typeof inflateRawSync>[1],
-  );
-  return new Uint8Array(out.buffer, out.byteOffset, out.length);
-}
-
-/**
- * A one-shot inflater for small ZIP entries: `node:zlib` `inflateRawSync`, which refuses bytes
- * after the end of the stream and a stream cut short, and stops at the declared size. It
- * costs a fraction of a `DecompressionStream` per entry (a pack of thousands of small files).
- * Undefined where the runtime's `node:zlib` does not refuse trailing bytes (the reader then
- * streams every entry). Tried once, on first call.
- *
- * @returns The inflater, or undefined.
- *
- * @example Usage
- * ```ts
- * import { nativeInflater } from "./deflate_pool.ts";
- * import { deflateRawSync } from "node:zlib";
- * import assert from "node:assert/strict";
- *
- * const packed = new Uint8Array(deflateRawSync(new TextEncoder().encode("hello")));
- * assert.deepEqual(nativeInflater()?.inflate(packed, 5), { bytes: new TextEncoder().encode("hello") });
- * assert.deepEqual(nativeInflater()?.inflate(new Uint8Array([...packed, 0]), 5), { problem: "trailing" });
- * ```
- */
-let probed: { inflater: Inflater | undefined } | null = null;
-
-export function nativeInflater(): Inflater | undefined {
-  probed ??= { inflater: probeInflater() };
-  return probed.inflater;
-}
-
-function probeInflater(): Inflater | undefined {
-  try {
-    const hello = strictInflate(HELLO, 5);
-    if (new TextDecoder().decode(hello) !== "hello") return undefined;
-    try {
-      strictInflate(new Uint8Array([...HELLO, 0]), 5);
-      return undefined; // trailing bytes accepted: not strict
-    } catch { /* refused, as it must be */ }
-    try {
-      strictInflate(HELLO.subarray(0, 6), 5);
-      return undefined; // a stream cut short accepted: not strict
-    } catch { /* refused, as it must be */ }
-  } catch {
-    return undefined;
-  }
-  return {
-    inflateStream: strictInflateStream,
-    inflate(data: Uint8Array, size: number) {
-      // A small entry costs the core's own inflater less than a call into node:zlib.
-      if (data.length <= SMALL_INFLATE) return coreInflater.inflate(data, size);
-      try {
-        return { bytes: strictInflate(data, size) };
-      } catch (error) {
-        const code = (error as { code?: unknown })?.code;
-        if (code === "ERR_TRAILING_JUNK_AFTER_STREAM_END") return { problem: "trailing" };
-        if (code === "ERR_BUFFER_TOO_LARGE") return { problem: "too-large" };
-        return { problem: "corrupt" };
-      }
-    },
-  };
-}
-
-/**
- * `node:zlib`'s streaming inflater as a web transform, as strict as the one-shot one: bytes
- * after the end fail with a "Trailing garbage" error, data cut short with "unexpected end of
- * file". Each write resolves once zlib has consumed it, so output never runs far ahead of
- * what the reader takes (the reader feeds 1 KiB at a time). Several times faster than Deno's
- * `DecompressionStream` on large entries.
- */
-function strictInflateStream(): TransformStream<Uint8Array, Uint8Array> {
-  const inflate = createInflateRaw(
-    { rejectGarbageAfterEnd: true, chunkSize: 256 << 10 } as ZlibOptions,
-  );
-  let failure: { error: unknown } | null = null;
-  let output: TransformStreamDefaultController<Uint8Array> | null = null;
-  inflate.on("data", (chunk: Uint8Array) => {
-    output?.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
-  });
-  inflate.on("error", (error: unknown) => failure ??= { error });
-  const settle = (resolve: () => void, reject: (error: unknown) => void) => (error?: unknown) => {
-    if (failure) reject(failure.error);
-    else if (error) reject(error);
-    else resolve();
-  };
-  return new TransformStream<Uint8Array, Uint8Array>({
-    start(controller) {
-      output = controller;
-    },
-    transform(chunk) {
-      return new Promise((resolve, reject) => {
-        if (failure) return reject(failure.error);
-        inflate.write(chunk, settle(resolve, reject));
-      });
-    },
-    flush() {
-      return new Promise((resolve, reject) => {
-        if (failure) return reject(failure.error);
-        inflate.once("end", settle(resolve, reject));
-        inflate.once("error", reject);
-        inflate.end();
-      });
-    },
-  });
-}
-
-/**
- * `{ inflater }` with {@linkcode nativeInflater} where the runtime has a strict one, else `{}`:
- * to spread into the options of `judge`, `land` or `decodePack`.
- *
- * @returns The option.
- */
-export function inflaterOption(): { inflater?: Inflater } {
-  const inflater = nativeInflater();
-  return inflater ? { inflater } : {};
 }
