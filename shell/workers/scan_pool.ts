@@ -29,7 +29,7 @@ import { workerUrl } from "./worker_url.ts";
 /** Files smaller than this are scanned on the calling thread. */
 const WORKER_MIN_SIZE = 1 << 20;
 /** Bytes sent to the worker and not yet scanned, before `push` makes the caller wait. */
-export const SCAN_AHEAD = 8 << 20;
+export const SCAN_AHEAD = 2 << 20;
 
 /** A scanner factory backed by one worker; `close()` it when done. */
 export interface ScanPool {

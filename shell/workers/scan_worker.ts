@@ -18,7 +18,7 @@ const scope = globalThis as unknown as {
 
 const scanners = new Map<number, TextScanner>();
 /** The most bytes scanned at once. */
-const SCAN_PIECE = 64 * 1024;
+const SCAN_PIECE = 16 * 1024;
 
 scope.onmessage = (event) => {
   const request = event.data;
