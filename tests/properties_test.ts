@@ -24,6 +24,8 @@ import {
   sealPack,
 } from "../mod.ts";
 import { convert, decoder, encoder, parseFlat, streamBytes } from "./_helpers.ts";
+import { deriveTagFiles, manifestMatches } from "../lib/format/bag.ts";
+import { portableDigests } from "../lib/bytes/digests.ts";
 
 const RUNS = 40;
 
@@ -339,5 +341,40 @@ Deno.test("isUtf8Of: true for a text's own UTF-8 bytes, false once a byte is cha
       },
     ),
     { numRuns: 2000 },
+  );
+});
+
+Deno.test("manifestMatches: true exactly when the bytes are the manifest deriveTagFiles makes", () => {
+  const hex = fc.string({
+    unit: fc.constantFrom(..."0123456789abcdef"),
+    minLength: 64,
+    maxLength: 64,
+  });
+  const payload = fc.array(
+    fc.record({
+      path: fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 }).map((s) => `data/${s}`),
+      sha256: hex,
+      size: fc.nat(),
+    }),
+    { maxLength: 30 },
+  );
+  fc.assert(
+    fc.property(payload, fc.nat(), fc.integer({ min: 1, max: 255 }), (files, at, flip) => {
+      const pack = { passport: { id: "TP-AAAA-AAAA" }, origin: {} };
+      const derived = deriveTagFiles(pack, files, portableDigests).manifest;
+      assert.equal(manifestMatches(derived, files), true);
+      assert.equal(manifestMatches(new Uint8Array([...derived, 0x0a]), files), false);
+      if (derived.length === 0) return;
+      assert.equal(manifestMatches(derived.subarray(0, derived.length - 1), files), false);
+      const changed = derived.slice();
+      changed[at % derived.length]! ^= flip;
+      assert.equal(manifestMatches(changed, files), false);
+      // Given the bytes it matched, deriving gives the same tag files as deriving from scratch.
+      assert.deepEqual(
+        deriveTagFiles(pack, files, portableDigests, derived),
+        deriveTagFiles(pack, files, portableDigests),
+      );
+    }),
+    { numRuns: 500 },
   );
 });

@@ -29,6 +29,7 @@ import {
 import {
   deriveTagFiles,
   LUGGAGE_PREFIX,
+  manifestMatches,
   PASSPORT_PATH,
   type PayloadDigest,
   TAG_FILES,
@@ -241,15 +242,27 @@ async function judgeRoundTrip(
     return null;
   }
   const canonical = utf8(canonicalJson(decoded.object));
-  const payload: PayloadDigest[] = [
-    { path: PASSPORT_PATH, sha256: sha256Hex(digests, canonical), size: canonical.length },
-    ...decoded.luggage.map((file, i) => ({
-      path: LUGGAGE_PREFIX + file.name,
-      sha256: audits[i]!.sha256!,
-      size: file.size,
-    })),
-  ];
-  const derived = deriveTagFiles(decoded.object, payload, digests);
+  const passport = sha256Hex(digests, canonical);
+  // Made as it is gone through, each time: a list of 70,000 would outlive the comparison.
+  const payload: Iterable<PayloadDigest> = {
+    *[Symbol.iterator]() {
+      yield { path: PASSPORT_PATH, sha256: passport, size: canonical.length };
+      for (let i = 0; i < decoded.luggage.length; i++) {
+        const file = decoded.luggage[i]!;
+        yield { path: LUGGAGE_PREFIX + file.name, sha256: audits[i]!.sha256!, size: file.size };
+      }
+    },
+  };
+  // A bag's manifest is compared as it is derived, line by line; only one that differs is made.
+  const writtenManifest = decoded.tagFiles?.["manifest-sha256.txt"];
+  const sameManifest = decoded.encoding === "bag" && writtenManifest !== undefined &&
+    manifestMatches(writtenManifest, payload);
+  const derived = deriveTagFiles(
+    decoded.object,
+    payload,
+    digests,
+    sameManifest ? writtenManifest : undefined,
+  );
   if (decoded.encoding === "bag") {
     if (!bytesEqual(decoded.passportBytes!, canonical)) {
       fail(
