@@ -162,17 +162,32 @@ function compressBlocks(
 }
 
 /**
+ * Scratch for the message schedule: {@linkcode compressBlocks} fills it anew for every block,
+ * so every hasher can share it (thousands of small files would otherwise each allocate one).
+ */
+const SCHEDULE = new Int32Array(64);
+/** Scratch for a digest on its way to hex. */
+const DIGEST = new Uint8Array(32);
+
+/**
  * An incremental SHA-256. Feed bytes with {@linkcode Sha256.update} in chunks of any size,
  * then call {@linkcode Sha256.digest} or {@linkcode Sha256.digestHex} once; the hasher cannot
  * be fed after that.
  */
 export class Sha256 {
-  #state = new Int32Array(INITIAL);
-  #schedule = new Int32Array(64);
-  #buffer = new Uint8Array(64);
+  // One buffer per hasher: the state (8 words), then the partial block (64 bytes).
+  readonly #state: Int32Array;
+  readonly #buffer: Uint8Array;
   #buffered = 0;
   #length = 0;
-  #result: Uint8Array | undefined = undefined;
+  #finished = false;
+
+  constructor() {
+    const memory = new ArrayBuffer(96);
+    this.#state = new Int32Array(memory, 0, 8);
+    this.#state.set(INITIAL);
+    this.#buffer = new Uint8Array(memory, 32, 64);
+  }
 
   /**
    * Feeds more bytes.
@@ -181,7 +196,7 @@ export class Sha256 {
    * @throws {TypeError} When the digest was already taken.
    */
   update(data: Uint8Array): void {
-    if (this.#result !== undefined) {
+    if (this.#finished) {
       throw new TypeError("Cannot update SHA-256: the digest was already taken");
     }
     const length = data.length;
@@ -194,12 +209,12 @@ export class Sha256 {
       this.#buffered += take;
       offset = take;
       if (this.#buffered < 64) return;
-      compressBlocks(this.#state, this.#schedule, this.#buffer, 0, 64);
+      compressBlocks(this.#state, SCHEDULE, this.#buffer, 0, 64);
       this.#buffered = 0;
     }
     const whole = offset + ((length - offset) & ~63);
     if (whole > offset) {
-      compressBlocks(this.#state, this.#schedule, data, offset, whole);
+      compressBlocks(this.#state, SCHEDULE, data, offset, whole);
     }
     if (whole < length) {
       this.#buffer.set(data.subarray(whole), 0);
@@ -213,13 +228,28 @@ export class Sha256 {
    * @returns The 32-byte digest (a fresh copy each call).
    */
   digest(): Uint8Array {
-    if (this.#result === undefined) {
+    return this.#digestInto(new Uint8Array(32));
+  }
+
+  /**
+   * Finishes the hash, as lower-case hex.
+   *
+   * @returns 64 hex digits.
+   */
+  digestHex(): string {
+    return toHex(this.#digestInto(DIGEST));
+  }
+
+  /** Pads and compresses the last block (once), and writes the digest into `out`. */
+  #digestInto(out: Uint8Array): Uint8Array {
+    if (!this.#finished) {
+      this.#finished = true;
       const buffer = this.#buffer;
       let used = this.#buffered;
       buffer[used++] = 0x80;
       if (used > 56) {
         buffer.fill(0, used, 64);
-        compressBlocks(this.#state, this.#schedule, buffer, 0, 64);
+        compressBlocks(this.#state, SCHEDULE, buffer, 0, 64);
         used = 0;
       }
       buffer.fill(0, used, 56);
@@ -234,26 +264,15 @@ export class Sha256 {
       buffer[61] = low >>> 16;
       buffer[62] = low >>> 8;
       buffer[63] = low;
-      compressBlocks(this.#state, this.#schedule, buffer, 0, 64);
-      const out = new Uint8Array(32);
-      for (let i = 0; i < 8; i++) {
-        const word = this.#state[i]!;
-        out[i * 4] = word >>> 24;
-        out[i * 4 + 1] = word >>> 16;
-        out[i * 4 + 2] = word >>> 8;
-        out[i * 4 + 3] = word;
-      }
-      this.#result = out;
+      compressBlocks(this.#state, SCHEDULE, buffer, 0, 64);
     }
-    return this.#result.slice();
-  }
-
-  /**
-   * Finishes the hash, as lower-case hex.
-   *
-   * @returns 64 hex digits.
-   */
-  digestHex(): string {
-    return toHex(this.digest());
+    for (let i = 0; i < 8; i++) {
+      const word = this.#state[i]!;
+      out[i * 4] = word >>> 24;
+      out[i * 4 + 1] = word >>> 16;
+      out[i * 4 + 2] = word >>> 8;
+      out[i * 4 + 3] = word;
+    }
+    return out;
   }
 }
