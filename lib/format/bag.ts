@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type Digests, sha256Hex, utf8 } from "../bytes/mod.ts";
+import { type Digests, isUtf8Of, sha256Hex, utf8 } from "../bytes/mod.ts";
 
 /** Path of the pack object inside a bag. */
 export const PASSPORT_PATH = "data/passport.json";
@@ -148,10 +148,12 @@ export function deriveTagFiles(
 export function manifestMatches(written: Uint8Array, payload: Iterable<PayloadDigest>): boolean {
   let at = 0;
   for (const file of payload) {
-    const line = utf8(`${file.sha256}  ${encodeManifestPath(file.path)}\n`);
-    if (at + line.length > written.length) return false;
-    for (let i = 0; i < line.length; i++) if (written[at + i] !== line[i]) return false;
-    at += line.length;
+    // A line ends at its LF (a path's own LF is written as %0A): compared in place.
+    const end = written.indexOf(0x0a, at) + 1;
+    if (end === 0) return false;
+    const line = `${file.sha256}  ${encodeManifestPath(file.path)}\n`;
+    if (!isUtf8Of(written.subarray(at, end), line)) return false;
+    at = end;
   }
   return at === written.length;
 }

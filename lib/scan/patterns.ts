@@ -342,6 +342,9 @@ export type ScannerFactory = (size: number) => LuggageScanner;
  * });
  * ```
  */
+/** No bytes (shared: an empty array cannot change, and one per file would cost a buffer each). */
+const NO_BYTES = new Uint8Array(0);
+
 export class TextScanner implements LuggageScanner {
   #overlap: number;
   /** The first bytes, held until there are 8 KiB of them or the file ends. */
@@ -350,7 +353,7 @@ export class TextScanner implements LuggageScanner {
   #decoder: TextDecoder | null = null;
   #binary = false;
   /** Binary files: bytes at the end of a chunk that may start a zero-width character. */
-  #carry: Uint8Array = new Uint8Array(0);
+  #carry: Uint8Array = NO_BYTES;
   /** Binary files: bytes fed so far, the run of token bytes they end with, and where the last
    * run long enough to hold a token ended (so the windows that see it are scanned). */
   #consumed = 0;
@@ -408,7 +411,7 @@ export class TextScanner implements LuggageScanner {
   finish(): ScanResult {
     if (!this.#finished) {
       if (this.#head !== null) this.#start(true);
-      else if (this.#finding === null) this.#feed(new Uint8Array(0), true);
+      else if (this.#finding === null) this.#feed(NO_BYTES, true);
       this.#finished = true;
       this.#tail = "";
     }
@@ -478,7 +481,7 @@ export class TextScanner implements LuggageScanner {
     for (let i = 0; i < head.length; i++) {
       if (this.#finding === null) this.#feed(head[i]!, final && i === head.length - 1);
     }
-    if (head.length === 0) this.#feed(new Uint8Array(0), final);
+    if (head.length === 0) this.#feed(NO_BYTES, final);
   }
 
   /** Decodes the next bytes and scans them. */
@@ -498,7 +501,7 @@ export class TextScanner implements LuggageScanner {
       input = new Uint8Array(this.#carry.length + bytes.length);
       input.set(this.#carry);
       input.set(bytes, this.#carry.length);
-      this.#carry = new Uint8Array(0);
+      this.#carry = NO_BYTES;
     }
     const end = binaryEnd(input, final);
     const text = input.subarray(0, end);
