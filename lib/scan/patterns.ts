@@ -316,6 +316,9 @@ export function readsAsText(head: Uint8Array, final: boolean): boolean | null {
 /** Makes the {@linkcode LuggageScanner} for one luggage file of `size` bytes. */
 export type ScannerFactory = (size: number) => LuggageScanner;
 
+/** No bytes (shared: an empty array cannot change, and one per file would cost a buffer each). */
+const NO_BYTES = new Uint8Array(0);
+
 /**
  * Streams one luggage file through the detectors of {@linkcode findCredential} and
  * {@linkcode findTranscript} in bounded memory. Each chunk is decoded once and scanned once,
@@ -342,9 +345,6 @@ export type ScannerFactory = (size: number) => LuggageScanner;
  * });
  * ```
  */
-/** No bytes (shared: an empty array cannot change, and one per file would cost a buffer each). */
-const NO_BYTES = new Uint8Array(0);
-
 export class TextScanner implements LuggageScanner {
   #overlap: number;
   /** The first bytes, held until there are 8 KiB of them or the file ends. */
