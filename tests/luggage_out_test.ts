@@ -176,3 +176,66 @@ Deno.test("the CLI refuses a pack whose last of thousands of files carries a cre
     }
   });
 });
+
+Deno.test("the CLI lands a large pack's deflated luggage byte for byte, and refuses it with one flipped byte, leaving nothing behind", async () => {
+  await inTempDir(async (dir) => {
+    // Over 8 MiB in all, so that the CLI reads with the runtime's inflater, and log.txt over
+    // 256 KiB deflated, so that it is inflated step by step rather than in one call.
+    const noise = new Uint8Array(9 << 20);
+    for (let i = 0; i < noise.length; i += 65_536) {
+      crypto.getRandomValues(noise.subarray(i, i + 65_536));
+    }
+    const log = new TextEncoder().encode(
+      Array.from({ length: 100_000 }, (_, i) => `${i} GET /v1/items/${i * 7919 % 10_007} 200\n`)
+        .join(""),
+    );
+    await Deno.mkdir(`${dir}/work`);
+    await Deno.writeFile(`${dir}/work/noise.bin`, noise);
+    await Deno.writeFile(`${dir}/work/log.txt`, log);
+    const made = await cli(
+      ["new", "--title", "t", "--goal", "g", "--store", `${dir}/a`, "--json"],
+      { cwd: dir },
+    );
+    const id = made.json().passport_id;
+    const packed = await cli(
+      ["pack", id, "--store", `${dir}/a`, "--out", `${dir}/p.taskpack`, "--file", `${dir}/work`],
+      { cwd: dir },
+    );
+    assert.equal(packed.code, 0, packed.stderr);
+
+    const landed = await cli(
+      ["land", `${dir}/p.taskpack`, "--store", `${dir}/b`, "--files-out", `${dir}/out`, "--json"],
+      { cwd: dir },
+    );
+    assert.equal(landed.code, 0, landed.stderr);
+    assert.deepEqual(await Deno.readFile(`${dir}/out/work/log.txt`), log);
+    assert.deepEqual(await Deno.readFile(`${dir}/out/work/noise.bin`), noise);
+
+    // One byte flipped inside log.txt's deflated data (after its local header).
+    const pack = await Deno.readFile(`${dir}/p.taskpack`);
+    const name = new TextEncoder().encode("data/files/work/log.txt");
+    let at = -1;
+    for (let i = 0; i + 30 + name.length <= pack.length && at < 0; i++) {
+      if (
+        pack[i] === 0x50 && pack[i + 1] === 0x4b && pack[i + 2] === 3 && pack[i + 3] === 4 &&
+        pack.subarray(i + 30, i + 30 + name.length).every((b, k) => b === name[k])
+      ) at = i;
+    }
+    assert.ok(at >= 0, "log.txt's local header");
+    const view = new DataView(pack.buffer, pack.byteOffset);
+    assert.equal(view.getUint16(at + 8, true), 8, "log.txt is deflated");
+    const data = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
+    pack[data + 50_000]! ^= 0x55;
+    await Deno.writeFile(`${dir}/bad.taskpack`, pack);
+    const refused = await cli(
+      ["land", `${dir}/bad.taskpack`, "--store", `${dir}/c`, "--files-out", `${dir}/bad-out`],
+      { cwd: dir },
+    );
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /data\/files\/work\/log\.txt/);
+    assert.equal(await Deno.stat(`${dir}/bad-out`).catch(() => null), null);
+    assert.equal(await Deno.stat(`${dir}/c`).catch(() => null), null);
+    const judged = await cli(["conformance", `${dir}/bad.taskpack`, "--json"], { cwd: dir });
+    assert.equal(judged.json().ok, false);
+  });
+});
