@@ -8,7 +8,14 @@
  */
 import { crc32 as nativeCrc32 } from "node:zlib";
 import { openZip, writeZip, zipToBytes, type ZipWriteEntry } from "../lib/zip/mod.ts";
-import { bytesSource, chunkedStream, type Digests, portableDigests } from "../lib/bytes/mod.ts";
+import {
+  borrowChunks,
+  bytesSource,
+  chunkedStream,
+  type Digests,
+  portableDigests,
+} from "../lib/bytes/mod.ts";
+import { nativeInflater } from "../shell/host/native_inflater.ts";
 
 const SIZE = 64 << 20;
 const MODIFIED = new Date(Date.UTC(2026, 0, 1));
@@ -84,6 +91,39 @@ for (const kind of ["text", "random"] as const) {
       async fn() {
         const archive = await openZip(bytesSource(archives[kind]), { digests });
         await drain(archive.open(archive.entries[0]!));
+      },
+    });
+  }
+}
+
+// Reading the deflated 64 MiB through the runtime's inflater (what the CLI passes): streamed,
+// and step by step into the reader's own buffer from a source that reads into buffers (a file).
+const inflater = nativeInflater();
+if (inflater?.inflateSteps) {
+  const bytes = archives.text;
+  const readInto = {
+    ...bytesSource(bytes),
+    readInto(offset: number, target: Uint8Array): Promise<void> {
+      target.set(bytes.subarray(offset, offset + target.length));
+      return Promise.resolve();
+    },
+  };
+  for (
+    const [way, source] of [["streamed", bytesSource(bytes)], ["step by step", readInto]] as const
+  ) {
+    Deno.bench({
+      name: `read 64 MiB text, native inflater, ${way}`,
+      group: "read text, native inflater",
+      baseline: way === "streamed",
+      n: 5,
+      warmup: 1,
+      async fn() {
+        const archive = await openZip(source, { digests: native, inflater });
+        let total = 0;
+        for await (const chunk of borrowChunks(archive.open(archive.entries[0]!), SIZE)) {
+          total += chunk.length;
+        }
+        if (total !== SIZE) throw new Error(`read ${total} bytes`);
       },
     });
   }
