@@ -12,6 +12,7 @@
  */
 import { constants, createInflateRaw, inflateRawSync, type ZlibOptions } from "node:zlib";
 import { coreInflater, type Inflater, type InflateSteps } from "../../lib/zip/mod.ts";
+import { zlibEngine } from "./zlib_engine.ts";
 
 /** Deflated entries up to this size are inflated by the core's own inflater. */
 const SMALL_INFLATE = 64 * 1024;
@@ -91,21 +92,6 @@ function probeInflater(): Inflater | undefined {
   };
 }
 
-/** The part of a `node:zlib` engine that inflates into a buffer it is given. */
-interface ZlibHandle {
-  writeSync(
-    flush: number,
-    input: Uint8Array,
-    inOffset: number,
-    inLength: number,
-    output: Uint8Array,
-    outOffset: number,
-    outLength: number,
-  ): void;
-  close?(): void;
-  onerror: (message: string, errno: number) => void;
-}
-
 /**
  * A step-by-step inflater over one `node:zlib` engine, driven directly: each step inflates the
  * input given into the output given (no buffer of its own), and tells when the DEFLATE stream
@@ -114,17 +100,13 @@ interface ZlibHandle {
  * data. Null where the runtime's engine does not offer this.
  */
 function zlibSteps(): InflateSteps | null {
-  const engine = createInflateRaw() as unknown as {
-    _handle?: Partial<ZlibHandle>;
-    _writeState?: unknown;
-    close?(): void;
-  };
-  const handle = engine._handle;
-  const state = engine._writeState;
-  if (typeof handle?.writeSync !== "function" || !(state instanceof Uint32Array)) {
-    engine.close?.();
+  const engine = createInflateRaw();
+  const opened = zlibEngine(engine);
+  if (opened === null) {
+    engine.close();
     return null;
   }
+  const { handle, state } = opened;
   let failure: string | null = null;
   handle.onerror = (message: string) => failure ??= message;
   const write = handle.writeSync.bind(handle);
@@ -149,7 +131,7 @@ function zlibSteps(): InflateSteps | null {
       return { read: input.length - left, written, ended };
     },
     close() {
-      engine.close?.();
+      engine.close();
     },
   };
 }

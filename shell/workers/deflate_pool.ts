@@ -19,6 +19,7 @@ import os from "node:os";
 import { constants, createDeflateRaw, deflateRawSync } from "node:zlib";
 import { bytesEqual, concatBytes } from "../../lib/bytes/mod.ts";
 import { deflateInMemory, type Deflater } from "../../lib/zip/mod.ts";
+import { type ZlibEngine, zlibEngine } from "../host/zlib_engine.ts";
 import { workerUrl } from "./worker_url.ts";
 
 /** The block size streams are cut into: 2 MiB. */
@@ -60,20 +61,6 @@ export function deflateBlock(bytes: Uint8Array, last: boolean): Uint8Array {
 /** zlib's output per call in `deflateRawSync` (Node's and Deno's `Z_DEFAULT_CHUNK`). */
 const ZLIB_CHUNK = 16 * 1024;
 
-/** The parts of a `node:zlib` engine a {@linkcode blockDeflater} drives (not public API). */
-interface ZlibHandle {
-  reset(): void;
-  writeSync(
-    flush: number,
-    input: Uint8Array,
-    inOffset: number,
-    inLength: number,
-    output: Uint8Array,
-    outOffset: number,
-    outLength: number,
-  ): void;
-}
-
 /**
  * A function that does what {@linkcode deflateBlock} does, to the same bytes, without its
  * garbage: one zlib engine reset for each block instead of a new one (whose native state lives
@@ -98,23 +85,14 @@ interface ZlibHandle {
  * ```
  */
 export function blockDeflater(): (bytes: Uint8Array, last: boolean) => Uint8Array {
-  let handle: ZlibHandle;
-  let state: Uint32Array;
+  let engine: ZlibEngine | null;
   try {
-    const engine = createDeflateRaw() as unknown as {
-      _handle?: Partial<ZlibHandle>;
-      _writeState?: unknown;
-    };
-    if (
-      typeof engine._handle?.writeSync !== "function" ||
-      typeof engine._handle?.reset !== "function" ||
-      !(engine._writeState instanceof Uint32Array)
-    ) return deflateBlock;
-    handle = engine._handle as ZlibHandle;
-    state = engine._writeState;
+    engine = zlibEngine(createDeflateRaw());
   } catch {
     return deflateBlock;
   }
+  if (engine === null) return deflateBlock;
+  const { handle, state } = engine;
   let out = new Uint8Array(DEFLATE_BLOCK + DEFLATE_BLOCK / 8);
   const deflate = (bytes: Uint8Array, last: boolean): Uint8Array => {
     handle.reset();
