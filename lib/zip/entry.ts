@@ -56,21 +56,13 @@ export class SourceFailure {
   constructor(readonly error: unknown) {}
 }
 
-/** Everything the reader keeps about an entry besides what {@linkcode ZipEntry} shows. */
+/** What reading an entry's body needs besides its {@linkcode ZipEntry}. */
 export interface EntryRecord {
   entry: ZipEntry;
-  flags: number;
-  localOffset: number;
-  /** Set once the local header has been read. */
+  /** Where its data starts (known once the local header has been read). */
   dataOffset: number;
   /** How errors name the entry. */
   where: string;
-  /** The central file comment, raw (a shared empty array when there is none). */
-  comment: Uint8Array;
-  /** The central extra field, raw. */
-  extra: Uint8Array;
-  /** The local extra field, raw; set once the local header has been read. */
-  localExtra: Uint8Array;
 }
 
 /** Reads exactly `target.length` bytes at `offset` into `target`, or fails. */

@@ -30,9 +30,9 @@ import {
   TaskPackReadError,
 } from "../bytes/mod.ts";
 import type { Inflater } from "./deflate.ts";
+import { CentralRecords } from "./directory.ts";
 import {
   canReadInto,
-  type EntryRecord,
   openBody,
   readExact,
   readExactInto,
@@ -255,31 +255,32 @@ export async function openZip(
 ): Promise<ZipArchive> {
   const limits = resolveLimits(options.limits);
   const digests = options.digests ?? portableDigests;
-  let records: EntryRecord[];
+  let records: CentralRecords;
   let comment: Uint8Array;
   try {
     ({ records, comment } = await readStructure(source, limits));
   } catch (error) {
     throw asReadError(error);
   }
-  const entries = Object.freeze(records.map((record) => record.entry));
+  const entries = Object.freeze(records.entries);
   return {
     entries,
     comment,
     metadata(entry: ZipEntry): ZipEntryMetadata {
-      const record = recordOf(records, entry);
+      const { where } = records.record(entry);
+      const { comment, extra, localExtra } = records.extraBytes(entry.index);
       const fields = (raw: Uint8Array, local: boolean) =>
-        [...parseExtra(raw, record.where)].map(([id, bytes]) => ({ id, local, bytes }));
+        [...parseExtra(raw, where)].map(([id, bytes]) => ({ id, local, bytes }));
       return {
-        comment: record.comment,
-        extraFields: [...fields(record.extra, false), ...fields(record.localExtra, true)],
+        comment,
+        extraFields: [...fields(extra, false), ...fields(localExtra, true)],
       };
     },
     open(entry: ZipEntry): ReadableStream<Uint8Array> {
-      return openBody(source, recordOf(records, entry), digests, options.inflater);
+      return openBody(source, records.record(entry), digests, options.inflater);
     },
     async read(entry: ZipEntry, maxBytes: number): Promise<Uint8Array> {
-      const record = recordOf(records, entry);
+      const record = records.record(entry);
       if (entry.size > maxBytes) {
         throw new TaskPackReadError(
           "limit",
@@ -445,14 +446,6 @@ function resolveLimits(partial: Partial<ZipLimits> | undefined): ZipLimits {
     }
   }
   return limits;
-}
-
-function recordOf(records: readonly EntryRecord[], entry: ZipEntry): EntryRecord {
-  const record = records[entry?.index];
-  if (record === undefined || record.entry !== entry) {
-    throw new TypeError("Cannot open zip entry: the entry does not belong to this archive");
-  }
-  return record;
 }
 
 /** Converts anything thrown while parsing into a TaskPackReadError (source failures excepted). */
@@ -762,7 +755,7 @@ function checkUnicodePath(record: Uint8Array | undefined, name: string, where: s
 async function readStructure(
   source: ByteSource,
   limits: ZipLimits,
-): Promise<{ records: EntryRecord[]; comment: Uint8Array }> {
+): Promise<{ records: CentralRecords; comment: Uint8Array }> {
   const end = await readEnd(source);
   const { count, cdOffset, cdSize, cdEnd } = end;
   if (count > limits.maxEntries) {
@@ -783,9 +776,9 @@ async function readStructure(
   }
 
   const records = await readCentralDirectory(source, end, limits);
-  const clash = zipNameClash(records.map((record) => record.entry.name));
+  const clash = zipNameClash(records.entries.map((entry) => entry.name));
   if (clash !== null) {
-    const name = records[clash.index]!.entry.name;
+    const name = records.entries[clash.index]!.name;
     throw new TaskPackReadError("zip-duplicate-name", name, clash.problem);
   }
   await checkLocalRecords(source, records, cdOffset);
@@ -796,11 +789,11 @@ async function readCentralDirectory(
   source: ByteSource,
   end: EndRecords,
   limits: ZipLimits,
-): Promise<EntryRecord[]> {
+): Promise<CentralRecords> {
   const { count, cdOffset, cdEnd } = end;
   // Reused: each entry keeps a copy of its name, and nothing else of the window.
   const window = new WindowReader(source, cdEnd, true);
-  const records: EntryRecord[] = [];
+  const records = new CentralRecords();
   let totalSize = 0;
   let offset = cdOffset;
   for (let index = 0; index < count; index++) {
@@ -987,17 +980,15 @@ async function readCentralDirectory(
       crc32: crc,
       index,
     });
-    records.push({
+    records.add(
       entry,
       flags,
       localOffset,
-      dataOffset: -1,
       where,
       // Copies (the window is reused), and none at all in the usual case of no bytes.
-      comment: commentLength > 0 ? variable.slice(nameLength + extraLength) : EMPTY,
-      extra: extraLength > 0 ? extra.slice() : EMPTY,
-      localExtra: EMPTY,
-    });
+      commentLength > 0 ? variable.slice(nameLength + extraLength) : EMPTY,
+      extraLength > 0 ? extra.slice() : EMPTY,
+    );
   }
   if (offset !== cdEnd) {
     throw structure(
@@ -1013,30 +1004,30 @@ async function readCentralDirectory(
 /** Reads every local header in file order, checking that the records tile the file exactly. */
 async function checkLocalRecords(
   source: ByteSource,
-  records: EntryRecord[],
+  records: CentralRecords,
   cdOffset: number,
 ): Promise<void> {
-  const order = [...records].sort((a, b) =>
-    a.localOffset - b.localOffset || a.entry.index - b.entry.index
-  );
+  const order = records.fileOrder();
   // Reused: this pass only checks, and keeps nothing of the window.
   const window = new WindowReader(source, cdOffset, true);
   let expected = 0;
   for (let i = 0; i < order.length; i++) {
-    const record = order[i]!;
-    const { entry, where } = record;
-    if (record.localOffset !== expected) {
+    const index = order[i]!;
+    const entry = records.entries[index]!;
+    const where = records.where(index);
+    const localOffset = records.localOffset(index);
+    if (localOffset !== expected) {
       throw structure(
         where,
-        record.localOffset > expected
+        localOffset > expected
           ? i === 0
-            ? `the archive starts with ${record.localOffset} bytes that belong to no entry`
-            : `${record.localOffset - expected} bytes that belong to no entry lie before the entry`
+            ? `the archive starts with ${localOffset} bytes that belong to no entry`
+            : `${localOffset - expected} bytes that belong to no entry lie before the entry`
           : "the entry overlaps the entry before it",
       );
     }
-    const header = window.at(record.localOffset, LOCAL_HEADER) ??
-      await window.bytes(record.localOffset, LOCAL_HEADER, where, "the local header");
+    const header = window.at(localOffset, LOCAL_HEADER) ??
+      await window.bytes(localOffset, LOCAL_HEADER, where, "the local header");
     const h = new Fields(header, where);
     if (h.u32(0) !== SIG_LOCAL) throw structure(where, "the local header has a bad signature");
     const flags = h.u16(6);
@@ -1046,9 +1037,9 @@ async function checkLocalRecords(
     let size = h.u32(22);
     const nameLength = h.u16(26);
     const extraLength = h.u16(28);
-    const variable = window.at(record.localOffset + LOCAL_HEADER, nameLength + extraLength) ??
+    const variable = window.at(localOffset + LOCAL_HEADER, nameLength + extraLength) ??
       await window.bytes(
-        record.localOffset + LOCAL_HEADER,
+        localOffset + LOCAL_HEADER,
         nameLength + extraLength,
         where,
         "the local header",
@@ -1056,7 +1047,7 @@ async function checkLocalRecords(
     if (!isUtf8Of(variable.subarray(0, nameLength), entry.name)) {
       throw structure(where, "the local header names a different file than the central directory");
     }
-    if (flags !== record.flags) {
+    if (flags !== records.flags(index)) {
       throw structure(where, "the local header's flags differ from the central directory's");
     }
     if (method !== entry.method) {
@@ -1067,7 +1058,6 @@ async function checkLocalRecords(
     }
     const extras = parseExtra(variable.subarray(nameLength), where);
     checkUnicodePath(extras.get(EXTRA_UNICODE_PATH), entry.name, where);
-    if (extraLength > 0) record.localExtra = variable.slice(nameLength);
     if (size === U32_MAX || compressedSize === U32_MAX) {
       // APPNOTE 4.5.3: a local zip64 record holds both sizes.
       const zip64 = extras.get(EXTRA_ZIP64);
@@ -1102,11 +1092,12 @@ async function checkLocalRecords(
       );
     }
 
-    record.dataOffset = record.localOffset + LOCAL_HEADER + nameLength + extraLength;
-    const dataEnd = record.dataOffset + entry.compressedSize;
-    const next = i + 1 < order.length ? order[i + 1]!.localOffset : cdOffset;
+    const dataOffset = localOffset + LOCAL_HEADER + nameLength + extraLength;
+    records.setLocal(index, dataOffset, extraLength > 0 ? variable.slice(nameLength) : EMPTY);
+    const dataEnd = dataOffset + entry.compressedSize;
+    const next = i + 1 < order.length ? records.localOffset(order[i + 1]!) : cdOffset;
     if (hasDescriptor) {
-      expected = dataEnd + await checkDescriptor(window, record, dataEnd, next);
+      expected = dataEnd + await checkDescriptor(window, entry, where, dataEnd, next);
     } else {
       expected = dataEnd;
     }
@@ -1121,7 +1112,7 @@ async function checkLocalRecords(
   }
   if (expected !== cdOffset) {
     throw structure(
-      order.length > 0 ? order[order.length - 1]!.where : "central directory",
+      order.length > 0 ? records.where(order[order.length - 1]!) : "central directory",
       order.length > 0
         ? `${
           cdOffset - expected
@@ -1138,11 +1129,11 @@ async function checkLocalRecords(
  */
 async function checkDescriptor(
   window: WindowReader,
-  record: EntryRecord,
+  entry: ZipEntry,
+  where: string,
   dataEnd: number,
   next: number,
 ): Promise<number> {
-  const { entry, where } = record;
   const room = next - dataEnd;
   if (room !== 12 && room !== 16 && room !== 20 && room !== 24) {
     throw structure(
