@@ -163,7 +163,9 @@ export {
   zipTime,
 } from "./lib/format/mod.ts";
 export {
+  auditEach,
   auditLuggage,
+  type AuditOptions,
   type DecodedPack,
   decodePack,
   DEFAULT_READ_LIMITS,

@@ -24,6 +24,34 @@ export function utf8(text: string): Uint8Array {
   return bytes;
 }
 
+/** How much {@linkcode isValidUtf8} decodes at a time. */
+const VALIDATE_STEP = 64 * 1024;
+
+/**
+ * Whether `bytes` are valid UTF-8, checked in 64 KiB steps: a large tag file is validated
+ * without ever being one string.
+ *
+ * @example Usage
+ * ```ts
+ * import { isValidUtf8 } from "./bytes.ts";
+ * import { assert } from "@std/assert";
+ * assert(isValidUtf8(new Uint8Array([0x63, 0x61, 0x66, 0xc3, 0xa9])));
+ * assert(!isValidUtf8(new Uint8Array([0x63, 0x61, 0x66, 0xe9])));
+ * ```
+ */
+export function isValidUtf8(bytes: Uint8Array): boolean {
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  try {
+    for (let at = 0; at < bytes.length; at += VALIDATE_STEP) {
+      decoder.decode(bytes.subarray(at, at + VALIDATE_STEP), { stream: true });
+    }
+    decoder.decode();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Text up to this many characters is tried as ASCII first by {@linkcode utf8}. */
 const SHORT_TEXT = 256;
 

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type Digests, isUtf8Of, sha256Hex, utf8 } from "../bytes/mod.ts";
+import { decodeUtf8Strict, type Digests, isUtf8Of, sha256Hex, utf8 } from "../bytes/mod.ts";
 
 /** Path of the pack object inside a bag. */
 export const PASSPORT_PATH = "data/passport.json";
@@ -185,23 +185,77 @@ export interface ManifestLine {
  * ```
  */
 export function parseManifest(text: string): { lines: ManifestLine[]; error?: string } {
-  if (text.startsWith("\ufeff")) return { lines: [], error: "it starts with a byte order mark" };
-  if (text === "") return { lines: [], error: "it is empty" };
-  if (!text.endsWith("\n")) {
-    return { lines: [], error: "the last line does not end in a line feed" };
-  }
   const lines: ManifestLine[] = [];
   const seen = new Set<string>();
-  const rows = text.slice(0, -1).split("\n");
-  for (let i = 0; i < rows.length; i++) {
-    const match = /^([0-9a-f]{64}) {2}([^\r\n]+)$/.exec(rows[i]!);
-    if (!match) return { lines: [], error: `line ${i + 1} is not "<sha256>  <path>"` };
-    const path = decodeManifestPath(match[2]!);
-    if (seen.has(path)) return { lines: [], error: `line ${i + 1} lists a path a second time` };
+  const error = eachManifestLine(utf8(text), (sha256, path) => {
+    if (seen.has(path)) return "lists a path a second time";
     seen.add(path);
-    lines.push({ sha256: match[1]!, path });
+    lines.push({ sha256, path });
+  });
+  return error === null ? { lines } : { lines: [], error };
+}
+
+/**
+ * Goes through a manifest's bytes line by line, as {@linkcode parseManifest} reads its text,
+ * without making a list or one string of the whole: `visit` is given each line's digest and
+ * decoded path in order, and may return why the line is wrong (a path listed twice, say), which
+ * stops the walk. Lines before a wrong one have been visited by then: a caller that keeps them
+ * throws them away on an error.
+ *
+ * @param bytes The manifest, as written.
+ * @param visit Told of each line (1-based); returns a reason to stop, or nothing.
+ * @returns Why the manifest is malformed, or null.
+ *
+ * @example Usage
+ * ```ts
+ * import { eachManifestLine } from "./bag.ts";
+ * import { utf8 } from "../bytes/mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const paths: string[] = [];
+ * const text = `${"a".repeat(64)}  data/a%25.txt\n${"b".repeat(64)}  data/b.txt\n`;
+ * assertEquals(eachManifestLine(utf8(text), (_, path) => void paths.push(path)), null);
+ * assertEquals(paths, ["data/a%.txt", "data/b.txt"]);
+ * assertEquals(eachManifestLine(utf8("x\n"), () => {}), 'line 1 is not "<sha256>  <path>"');
+ * ```
+ */
+export function eachManifestLine(
+  bytes: Uint8Array,
+  visit: (sha256: string, path: string, line: number) => string | void,
+): string | null {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    return "it starts with a byte order mark";
   }
-  return { lines };
+  if (bytes.length === 0) return "it is empty";
+  if (bytes[bytes.length - 1] !== LF) return "the last line does not end in a line feed";
+  for (let at = 0, line = 1; at < bytes.length; line++) {
+    const end = bytes.indexOf(LF, at);
+    if (!isManifestRow(bytes, at, end)) return `line ${line} is not "<sha256>  <path>"`;
+    let path: string;
+    try {
+      path = decodeManifestPath(decodeUtf8Strict(bytes.subarray(at + 66, end)));
+    } catch {
+      return `line ${line} is not valid UTF-8`;
+    }
+    const sha256 = String.fromCharCode.apply(null, bytes.subarray(at, at + 64) as never);
+    const wrong = visit(sha256, path, line);
+    if (wrong) return `line ${line} ${wrong}`;
+    at = end + 1;
+  }
+  return null;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Whether bytes `at` to `end` are 64 lower-case hex digits, two spaces and a path without CR. */
+function isManifestRow(bytes: Uint8Array, at: number, end: number): boolean {
+  if (end - at < 67 || bytes[at + 64] !== 0x20 || bytes[at + 65] !== 0x20) return false;
+  for (let i = at; i < at + 64; i++) {
+    const c = bytes[i]!;
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return bytes.subarray(at + 66, end).indexOf(CR) === -1;
 }
 
 /**

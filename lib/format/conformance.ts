@@ -19,6 +19,7 @@ import {
   bytesSource,
   canonicalJson,
   type Digests,
+  DigestTable,
   isPlainObject,
   portableDigests,
   readAllBytes,
@@ -38,11 +39,10 @@ import { flatAttachment, flatTextMatches } from "./flat.ts";
 import { lineageProblem } from "./lineage.ts";
 import { type CheckId, type CheckResult, type Report, TASKPACK_SPEC } from "./model.ts";
 import {
-  auditLuggage,
+  auditEach,
   type DecodedPack,
   decodePack,
   detectEncoding,
-  type LuggageAudit,
   type Progress,
   type ReadLimits,
 } from "./read.ts";
@@ -130,12 +130,14 @@ export async function judge(
     }
     if (decoded.bom) fail("C9", "a byte order mark does not survive the round trip");
     for (const where of decoded.zipCredentials) fail("C7", `${where}: looks like a credential`);
-    const audits = await auditLuggage(decoded, {
+    // Each file's digest is kept as bytes for the round trip; the audits themselves are not.
+    const sums = new DigestTable(decoded.luggage.length);
+    await auditEach(decoded, {
       digests,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.scanner ? { scanner: options.scanner } : {}),
-    });
-    for (const audit of audits) {
+    }, (audit, index) => {
+      if (audit.sha256 !== null) sums.set(index, audit.sha256);
       const where = LUGGAGE_PREFIX + audit.name;
       if (audit.error) fail("C1", `${where}: ${stripPrefix(audit.error.message)}`);
       if (audit.finding) {
@@ -149,12 +151,12 @@ export async function judge(
           }`,
         );
       }
-    }
+    });
     judgeObject(decoded.object, fail);
     for (const problem of luggageNameProblems(decoded.luggage.map((file) => file.name))) {
       fail("C7", `${problem.where}: ${problem.detail}`);
     }
-    digest = await judgeRoundTrip(decoded, audits, digests, fail);
+    digest = await judgeRoundTrip(decoded, sums, digests, fail);
   } catch (error) {
     fail(
       "C1",
@@ -233,11 +235,11 @@ function judgeObject(object: unknown, fail: (id: CheckId, detail: string) => voi
  */
 async function judgeRoundTrip(
   decoded: DecodedPack,
-  audits: readonly LuggageAudit[],
+  sums: DigestTable,
   digests: Digests,
   fail: (id: CheckId, detail: string) => void,
 ): Promise<string | null> {
-  if (audits.some((audit) => audit.sha256 === null)) {
+  if (decoded.luggage.some((_, i) => !sums.has(i))) {
     fail("C9", "not evaluated: a luggage file could not be read");
     return null;
   }
@@ -249,7 +251,7 @@ async function judgeRoundTrip(
       yield { path: PASSPORT_PATH, sha256: passport, size: canonical.length };
       for (let i = 0; i < decoded.luggage.length; i++) {
         const file = decoded.luggage[i]!;
-        yield { path: LUGGAGE_PREFIX + file.name, sha256: audits[i]!.sha256!, size: file.size };
+        yield { path: LUGGAGE_PREFIX + file.name, sha256: sums.hex(i)!, size: file.size };
       }
     },
   };
@@ -293,7 +295,7 @@ async function judgeRoundTrip(
     async (i) => {
       const file = decoded.luggage[i]!;
       const bytes = file.read ? await file.read() : await readAllBytes(file.open());
-      return flatAttachment(file.name, bytes, audits[i]!.sha256!);
+      return flatAttachment(file.name, bytes, sums.hex(i)!);
     },
   );
   if (!matches) {

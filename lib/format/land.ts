@@ -29,6 +29,7 @@ import {
 import type { Ask, Fact, LandingCheck, PackObject, PassportState, Repair } from "./model.ts";
 import { type HostNameRules, type LandedName, planHostNames, POSIX_HOST } from "./host_names.ts";
 import {
+  auditEach,
   auditLuggage,
   type DecodedPack,
   decodePack,
@@ -199,7 +200,8 @@ export async function land(
   const landedNames = new Map(plan.renamed.map((r) => [r.original, r.landed]));
   const onChecked = options.onChecked;
 
-  const audits = await auditLuggage(decoded, {
+  // The first file that fails refuses the landing then and there.
+  await auditEach(decoded, {
     digests,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.scanner ? { scanner: options.scanner } : {}),
@@ -209,11 +211,10 @@ export async function land(
           onChecked(file, bytes, landedNames.get(file.name) ?? file.name),
       }
       : {}),
-  });
-  for (const audit of audits) {
+  }, (audit) => {
     const refusal = luggageRefusal(audit);
     if (refusal) throw refusal;
-  }
+  });
   return {
     encoding: decoded.encoding,
     object: sealed.pack,

@@ -109,7 +109,9 @@ export {
   zipTime,
 } from "./pack.ts";
 export {
+  auditEach,
   auditLuggage,
+  type AuditOptions,
   type DecodedPack,
   decodePack,
   DEFAULT_READ_LIMITS,

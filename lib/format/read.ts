@@ -16,7 +16,9 @@ import {
   decodeBase64Strict,
   decodeUtf8Strict,
   type Digests,
+  DigestTable,
   isPlainObject,
+  isValidUtf8,
   type Luggage,
   luggageChunks,
   parseJsonStrict,
@@ -29,6 +31,7 @@ import {
 } from "../bytes/mod.ts";
 import {
   BAGIT_TXT,
+  eachManifestLine,
   LUGGAGE_PREFIX,
   parseManifest,
   parsePayloadOxum,
@@ -320,24 +323,45 @@ async function decodeBag(
     );
   }
 
-  // Payload manifest: every data/ file listed once, every listed file present.
-  const manifestText = tagText("manifest-sha256.txt");
-  const declared = new Map<string, string>();
-  if (manifestText !== null) {
-    const parsed = parseManifest(manifestText);
-    if (parsed.error) {
-      fatal("manifest-sha256.txt", `the manifest is malformed: ${parsed.error}`, "bag-manifest");
-    }
-    for (const line of parsed.lines) {
-      if (!line.path.startsWith("data/")) {
-        fatal("manifest-sha256.txt", `it lists "${line.path}", outside data/`, "bag-manifest");
-      } else if (!byName.has(line.path)) {
-        fatal(line.path, "listed in manifest-sha256.txt but missing from the bag", "bag-manifest");
+  // Payload manifest: every data/ file listed once, every listed file present. Digests are
+  // kept by entry, as bytes: no list of lines, and nothing of the manifest's text.
+  // Its bytes are checked as UTF-8 in pieces and read line by line: never one string.
+  const manifestBytes = tagFiles["manifest-sha256.txt"];
+  let declared = new DigestTable(zip.entries.length);
+  if (manifestBytes !== undefined && !isValidUtf8(manifestBytes)) {
+    fatal("manifest-sha256.txt", "the tag file is not valid UTF-8", "invalid-utf8");
+  } else if (manifestBytes !== undefined) {
+    /** Listed paths outside data/ or missing from the bag, in the manifest's order. */
+    const wrong: string[] = [];
+    const absent = new Set<string>();
+    const error = eachManifestLine(manifestBytes, (sha256, path) => {
+      const entry = byName.get(path);
+      if (entry === undefined) {
+        if (absent.has(path)) return "lists a path a second time";
+        absent.add(path);
+      } else {
+        if (declared.has(entry.index)) return "lists a path a second time";
+        declared.set(entry.index, sha256);
       }
-      declared.set(line.path, line.sha256);
+      if (entry === undefined || !path.startsWith("data/")) wrong.push(path);
+    });
+    if (error !== null) {
+      // A malformed manifest declares nothing.
+      fatal("manifest-sha256.txt", `the manifest is malformed: ${error}`, "bag-manifest");
+      declared = new DigestTable(1);
+    } else {
+      for (const path of wrong) {
+        if (!path.startsWith("data/")) {
+          fatal("manifest-sha256.txt", `it lists "${path}", outside data/`, "bag-manifest");
+        } else {fatal(
+            path,
+            "listed in manifest-sha256.txt but missing from the bag",
+            "bag-manifest",
+          );}
+      }
     }
-    for (const name of byName.keys()) {
-      if (name.startsWith("data/") && !declared.has(name)) {
+    for (const [name, entry] of byName) {
+      if (name.startsWith("data/") && !declared.has(entry.index)) {
         fatal(name, "the file is in the bag but not in manifest-sha256.txt", "bag-unlisted-file");
       }
     }
@@ -395,8 +419,10 @@ async function decodeBag(
 
   const rawPassport = await zip.read(passportEntry, limits.maxPassportBytes);
   let passportBytes = rawPassport;
-  const passportDigest = declared.get(PASSPORT_PATH);
-  if (passportDigest && sha256Hex(digests, passportBytes) !== passportDigest) {
+  if (
+    declared.has(passportEntry.index) &&
+    !declared.matches(passportEntry.index, sha256Hex(digests, passportBytes))
+  ) {
     fatal(PASSPORT_PATH, "data/passport.json does not match its manifest digest", "bag-digest");
   }
   if (passportBytes[0] === 0xef && passportBytes[1] === 0xbb && passportBytes[2] === 0xbf) {
@@ -411,9 +437,8 @@ async function decodeBag(
   const object = parseObject(passportBytes, PASSPORT_PATH, limits);
   checkSpec(object, PASSPORT_PATH);
 
-  const luggage = luggageEntries.map((entry) =>
-    new EntryLuggage(zip, entry, declared.get(entry.name) ?? null)
-  );
+  const bag = { zip, declared };
+  const luggage = luggageEntries.map((entry) => new EntryLuggage(bag, entry));
   const bom = passportBytes !== rawPassport;
   return {
     encoding: "bag",
@@ -429,28 +454,37 @@ async function decodeBag(
 }
 
 /**
- * A luggage file in a bag: one object, not an object of two closures and their scope (a bag of
- * 70,000 files would otherwise hold about 150 bytes more for each).
+ * A luggage file in a bag: one small object of two references, its name, size and declared
+ * digest read from its entry and the bag when asked (a bag of 70,000 files would otherwise hold
+ * a closure scope, a name and a digest string more for each).
  */
 class EntryLuggage implements ReadLuggage {
-  readonly name: string;
-  readonly size: number;
-  readonly #zip: ZipArchive;
+  readonly #bag: { readonly zip: ZipArchive; readonly declared: DigestTable };
   readonly #entry: ZipEntry;
 
-  constructor(zip: ZipArchive, entry: ZipEntry, readonly declaredSha256: string | null) {
-    this.name = entry.name.slice(LUGGAGE_PREFIX.length);
-    this.size = entry.size;
-    this.#zip = zip;
+  constructor(bag: { readonly zip: ZipArchive; readonly declared: DigestTable }, entry: ZipEntry) {
+    this.#bag = bag;
     this.#entry = entry;
   }
 
+  get name(): string {
+    return this.#entry.name.slice(LUGGAGE_PREFIX.length);
+  }
+
+  get size(): number {
+    return this.#entry.size;
+  }
+
+  get declaredSha256(): string | null {
+    return this.#bag.declared.hex(this.#entry.index);
+  }
+
   open(): ReadableStream<Uint8Array> {
-    return this.#zip.open(this.#entry);
+    return this.#bag.zip.open(this.#entry);
   }
 
   read(): Promise<Uint8Array> {
-    return this.#zip.read(this.#entry, this.#entry.size);
+    return this.#bag.zip.read(this.#entry, this.#entry.size);
   }
 }
 
@@ -774,7 +808,7 @@ export interface LuggageAudit {
  * Bounded memory whatever the sizes. Never throws for bad bytes: errors are returned per file.
  *
  * @param decoded The decoded pack.
- * @param options Digests.
+ * @param options Digests, progress, the scanner, what to do with a file read whole.
  * @returns One audit per luggage file, in order.
  *
  * @example Usage
@@ -796,21 +830,69 @@ export interface LuggageAudit {
  */
 export async function auditLuggage(
   decoded: DecodedPack,
-  options: {
-    digests?: Digests;
-    onProgress?: (progress: Progress) => void;
-    scanner?: ScannerFactory;
-    onChecked?: OnChecked;
-  } = {},
+  options: AuditOptions = {},
 ): Promise<LuggageAudit[]> {
+  const audits: LuggageAudit[] = [];
+  await auditEach(decoded, options, (audit) => void audits.push(audit));
+  return audits;
+}
+
+/** Options for {@linkcode auditLuggage} and {@linkcode auditEach}. */
+export interface AuditOptions {
+  /** Hash implementations (default: portable). */
+  digests?: Digests;
+  /** Told how far the audit has come. */
+  onProgress?: (progress: Progress) => void;
+  /** Makes the scanner for each file (default: a `TextScanner` on this thread). */
+  scanner?: ScannerFactory;
+  /** Told of each file read whole that passed its checks, with its bytes. */
+  onChecked?: OnChecked;
+}
+
+/**
+ * {@linkcode auditLuggage} without the list: each file's audit is handed to `visit` as soon as
+ * it is made, in order, and kept only if `visit` keeps it. A pack of 70,000 files then holds no
+ * audit per file; `visit` may throw to stop at a file (the error is passed on).
+ *
+ * @param decoded The decoded pack.
+ * @param options Digests, progress, the scanner, what to do with a file read whole.
+ * @param visit Told of each audit, with the file's place in `decoded.luggage`.
+ *
+ * @example Usage
+ * ```ts
+ * import { auditEach, decodePack } from "@taskpack/cli";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const flat = JSON.stringify({
+ *   taskpack: "0.1",
+ *   encoding: "flat",
+ *   passport: { spec: "task-passport-bag/0.1" },
+ *   attachments: [
+ *     { name: "a.txt", encoding: "utf8", data: "hello" },
+ *     { name: "b.txt", encoding: "utf8", data: "world" },
+ *   ],
+ * });
+ * const bad: string[] = [];
+ * await auditEach(await decodePack(new TextEncoder().encode(flat)), {}, (audit) => {
+ *   if (audit.error || audit.finding) bad.push(audit.name);
+ * });
+ * assertEquals(bad, []);
+ * ```
+ */
+export async function auditEach(
+  decoded: DecodedPack,
+  options: AuditOptions,
+  visit: (audit: LuggageAudit, index: number) => void,
+): Promise<void> {
   const digests = options.digests ?? portableDigests;
   const progress = progressCounter(options.onProgress, decoded.luggage);
-  const audits: LuggageAudit[] = [];
-  for (const file of decoded.luggage) {
+  for (let index = 0; index < decoded.luggage.length; index++) {
+    const file = decoded.luggage[index]!;
     const where = LUGGAGE_PREFIX + file.name;
     const hasher = digests.sha256();
     const scanner = options.scanner?.(file.size) ?? new TextScanner();
     let whole: Uint8Array | null = null;
+    let audit: LuggageAudit;
     try {
       let finding: ScanResult["finding"];
       if (file.read && file.size <= WHOLE_AUDIT && scanner.scanWhole) {
@@ -829,14 +911,12 @@ export async function auditLuggage(
         }
         finding = (await scanner.finish()).finding;
       }
-      const computed = hasher.digestHex();
+      const sha256 = hasher.digestHex();
       const declared = file.declaredSha256;
-      const error = declared !== null && declared !== computed
+      const error = declared !== null && declared !== sha256
         ? new TaskPackReadError("bag-digest", where, "the file does not match its manifest digest")
         : null;
-      // The declared string when they agree: one string per file is held, not two.
-      const sha256 = declared === computed ? declared : computed;
-      audits.push({ name: file.name, sha256, finding, error });
+      audit = { name: file.name, sha256, finding, error };
       if (finding || error) whole = null;
     } catch (cause) {
       whole = null;
@@ -845,13 +925,13 @@ export async function auditLuggage(
         where,
         `the file could not be read: ${String(cause)}`,
       );
-      audits.push({ name: file.name, sha256: null, finding: null, error });
+      audit = { name: file.name, sha256: null, finding: null, error };
     }
+    visit(audit, index);
     // Outside the try: a failure of the caller's is not a fault of the pack.
     if (whole && options.onChecked) await options.onChecked(file, whole);
     progress.file();
   }
-  return audits;
 }
 
 /**

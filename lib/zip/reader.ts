@@ -971,19 +971,8 @@ async function readCentralDirectory(
       throw structure(where, "the entry points outside the area before the central directory");
     }
 
-    const entry: ZipEntry = Object.freeze({
-      name,
-      isDirectory,
-      method: method as 0 | 8,
-      compressedSize,
-      size,
-      crc32: crc,
-      index,
-    });
     records.add(
-      entry,
-      flags,
-      localOffset,
+      { name, method: method as 0 | 8, compressedSize, size, crc32: crc, flags, localOffset },
       where,
       // Copies (the window is reused), and none at all in the usual case of no bytes.
       commentLength > 0 ? variable.slice(nameLength + extraLength) : EMPTY,

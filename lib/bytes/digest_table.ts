@@ -1,0 +1,127 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+/**
+ * SHA-256 digests by index, each kept as its 32 bytes in one growing buffer rather than as a
+ * 64-character string: a pack of 70,000 files then holds one buffer instead of 70,000 strings,
+ * and the hex is made again when asked for.
+ *
+ * @module
+ */
+
+/** Lower-case hex digits by value. */
+const DIGITS = "0123456789abcdef";
+/** Scratch for the character codes of one digest's hex (a plain array: `apply` takes it fast). */
+const codes: number[] = new Array(64).fill(0);
+
+/**
+ * SHA-256 digests by index (lower-case hex in, lower-case hex out), 32 bytes each.
+ *
+ * @example Usage
+ * ```ts
+ * import { DigestTable } from "./digest_table.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const table = new DigestTable();
+ * const hex = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+ * table.set(3, hex);
+ * assertEquals(table.hex(3), hex);
+ * assertEquals(table.hex(2), null);
+ * assertEquals(table.matches(3, hex), true);
+ * ```
+ */
+export class DigestTable {
+  #bytes: Uint8Array;
+  #present: Uint8Array;
+
+  /**
+   * Makes an empty table.
+   *
+   * @param capacity How many digests to make room for at first (it grows as needed).
+   */
+  constructor(capacity = 16) {
+    const room = Math.max(1, capacity);
+    this.#bytes = new Uint8Array(room * 32);
+    this.#present = new Uint8Array(room);
+  }
+
+  /**
+   * Keeps the digest for `index`, replacing any.
+   *
+   * @param index A non-negative integer.
+   * @param hex 64 lower-case hex digits.
+   * @throws {RangeError} When `hex` is not 64 lower-case hex digits.
+   */
+  set(index: number, hex: string): void {
+    if (!/^[0-9a-f]{64}$/.test(hex)) {
+      throw new RangeError(`Cannot keep digest: "${hex}" is not 64 lower-case hex digits`);
+    }
+    if (index >= this.#present.length) this.#grow(index + 1);
+    const at = index * 32;
+    for (let i = 0; i < 32; i++) {
+      this.#bytes[at + i] = (value(hex.charCodeAt(2 * i)) << 4) | value(hex.charCodeAt(2 * i + 1));
+    }
+    this.#present[index] = 1;
+  }
+
+  /**
+   * Whether a digest is kept for `index`.
+   *
+   * @param index The index.
+   * @returns True when one is.
+   */
+  has(index: number): boolean {
+    return this.#present[index] === 1;
+  }
+
+  /**
+   * The digest for `index`, as lower-case hex.
+   *
+   * @param index The index.
+   * @returns The hex, or null when none is kept.
+   */
+  hex(index: number): string | null {
+    if (this.#present[index] !== 1) return null;
+    const at = index * 32;
+    for (let i = 0; i < 32; i++) {
+      const byte = this.#bytes[at + i]!;
+      codes[2 * i] = DIGITS.charCodeAt(byte >> 4);
+      codes[2 * i + 1] = DIGITS.charCodeAt(byte & 15);
+    }
+    return String.fromCharCode.apply(null, codes);
+  }
+
+  /**
+   * Whether the digest kept for `index` is `hex` (false when none is kept).
+   *
+   * @param index The index.
+   * @param hex The digest to compare, as hex.
+   * @returns True when they are the same.
+   */
+  matches(index: number, hex: string): boolean {
+    if (this.#present[index] !== 1 || hex.length !== 64) return false;
+    const at = index * 32;
+    for (let i = 0; i < 32; i++) {
+      const byte = this.#bytes[at + i]!;
+      if (
+        hex.charCodeAt(2 * i) !== DIGITS.charCodeAt(byte >> 4) ||
+        hex.charCodeAt(2 * i + 1) !== DIGITS.charCodeAt(byte & 15)
+      ) return false;
+    }
+    return true;
+  }
+
+  #grow(needed: number): void {
+    const room = Math.max(needed, this.#present.length * 2);
+    const bytes = new Uint8Array(room * 32);
+    bytes.set(this.#bytes);
+    this.#bytes = bytes;
+    const present = new Uint8Array(room);
+    present.set(this.#present);
+    this.#present = present;
+  }
+}
+
+/** The value of a lower-case hex digit's character code (checked by the caller). */
+function value(code: number): number {
+  return code <= 57 ? code - 48 : code - 87;
+}

@@ -1,0 +1,223 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// The compact forms the reader keeps of many entries (digests as bytes, the central directory in
+// typed arrays, the manifest read line by line from its bytes) say exactly what the plain forms
+// they replace said (fast-check).
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { DigestTable } from "../lib/bytes/digest_table.ts";
+import { isValidUtf8, utf8 } from "../lib/bytes/bytes.ts";
+import { eachManifestLine, parseManifest } from "../lib/format/bag.ts";
+import { bytesSource } from "../lib/bytes/source.ts";
+import { openZip, writeZip, zipToBytes } from "../lib/zip/mod.ts";
+import {
+  auditEach,
+  auditLuggage,
+  buildPackObject,
+  decodePack,
+  encodeBag,
+  land,
+  luggageFromBytes,
+  preparePack,
+  TaskPackReadError,
+} from "../mod.ts";
+
+const RUNS = 100;
+const hex64 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) =>
+  [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")
+);
+
+Deno.test("DigestTable gives back every digest it kept, at its index, and nothing where none was kept", () => {
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.nat(300), hex64), { maxLength: 60 }), (pairs) => {
+      const table = new DigestTable(2);
+      const expected = new Map<number, string>();
+      for (const [index, hex] of pairs) {
+        table.set(index, hex);
+        expected.set(index, hex);
+      }
+      for (let index = 0; index <= 300; index++) {
+        const hex = expected.get(index) ?? null;
+        assert.equal(table.hex(index), hex);
+        assert.equal(table.has(index), hex !== null);
+        if (hex !== null) {
+          assert.ok(table.matches(index, hex));
+          const other = (hex[0] === "0" ? "1" : "0") + hex.slice(1);
+          assert.ok(!table.matches(index, other));
+        } else assert.ok(!table.matches(index, "0".repeat(64)));
+      }
+    }),
+    { numRuns: RUNS },
+  );
+  assert.throws(() => new DigestTable().set(0, "A".repeat(64)), RangeError);
+  assert.throws(() => new DigestTable().set(0, "a".repeat(63)), RangeError);
+});
+
+Deno.test("isValidUtf8 agrees with the runtime's strict decoder on any bytes, across its 64 KiB steps", () => {
+  const strict = new TextDecoder("utf-8", { fatal: true });
+  const valid = (bytes: Uint8Array) => {
+    try {
+      strict.decode(bytes);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 64 }), fc.string({ unit: "binary" }), (raw, text) => {
+      assert.equal(isValidUtf8(raw), valid(raw));
+      // A multi-byte character cut by the step boundary is still one character.
+      const padded = utf8("x".repeat(64 * 1024 - 1) + text);
+      assert.equal(isValidUtf8(padded), true);
+      const broken = padded.slice(0, padded.length - (padded.at(-1)! >= 0x80 ? 1 : 0));
+      assert.equal(isValidUtf8(broken), valid(broken));
+    }),
+    { numRuns: 30 },
+  );
+});
+
+/** The manifest rules as a regular expression over each line of the text (the reference). */
+function referenceManifest(
+  text: string,
+): { lines: { sha256: string; path: string }[]; error?: string } {
+  if (text.startsWith("\ufeff")) return { lines: [], error: "it starts with a byte order mark" };
+  if (text === "") return { lines: [], error: "it is empty" };
+  if (!text.endsWith("\n")) {
+    return { lines: [], error: "the last line does not end in a line feed" };
+  }
+  const lines = [];
+  const seen = new Set<string>();
+  const rows = text.slice(0, -1).split("\n");
+  for (let i = 0; i < rows.length; i++) {
+    const match = /^([0-9a-f]{64}) {2}([^\r\n]+)$/.exec(rows[i]!);
+    if (!match) return { lines: [], error: `line ${i + 1} is not "<sha256>  <path>"` };
+    const path = match[2]!.replace(
+      /%(25|0A|0D)/gi,
+      (_, h: string) => String.fromCharCode(parseInt(h, 16)),
+    );
+    if (seen.has(path)) return { lines: [], error: `line ${i + 1} lists a path a second time` };
+    seen.add(path);
+    lines.push({ sha256: match[1]!, path });
+  }
+  return { lines };
+}
+
+Deno.test("the manifest read from its bytes, line by line, says what the text read by the rules says", () => {
+  const line = fc.oneof(
+    fc.tuple(
+      hex64,
+      fc.constantFrom("data/a.txt", "data/b c.txt", "data/%25x", "data/é.md", " data/s"),
+    )
+      .map(([h, p]) => `${h}  ${p}`),
+    fc.tuple(hex64, fc.constantFrom(" ", "\t", "\r", "   ")).map(([h, gap]) => `${h}${gap}data/x`),
+    fc.tuple(hex64, fc.constantFrom("data/x\r", "", "data/y")).map(([h, p]) =>
+      `${h.toUpperCase()}  ${p}`
+    ),
+    fc.string({ maxLength: 80 }),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(line, { maxLength: 8 }),
+      fc.constantFrom("", "\n"),
+      fc.boolean(),
+      (lines, end, bom) => {
+        const text = (bom ? "\ufeff" : "") + lines.join("\n") + end;
+        const expected = referenceManifest(text);
+        assert.deepEqual(parseManifest(text), expected);
+        const seen: string[] = [];
+        const error = eachManifestLine(utf8(text), (sha256, path) => {
+          if (seen.includes(path)) return "lists a path a second time";
+          seen.push(sha256, path);
+        });
+        assert.equal(error, expected.error === undefined ? null : expected.error);
+        if (error === null) {
+          assert.deepEqual(seen, expected.lines.flatMap((l) => [l.sha256, l.path]));
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+  // A path that is not UTF-8 stops the walk at its line.
+  const bytes = new Uint8Array([...utf8(`${"a".repeat(64)}  data/`), 0xff, 0x0a]);
+  assert.equal(eachManifestLine(bytes, () => {}), "line 1 is not valid UTF-8");
+});
+
+Deno.test("an entry the reader hands out reads its fields from the archive's records, and belongs to it alone", async () => {
+  const modified = new Date(Date.UTC(2026, 0, 1));
+  const files = Array.from({ length: 200 }, (_, i) => ({
+    name: i % 50 === 0 ? `dir${i}/` : `dir/f${i}.txt`,
+    bytes: i % 50 === 0 ? new Uint8Array(0) : utf8("x".repeat(i * 7)),
+  }));
+  const zip = await zipToBytes(writeZip(files, { modified }));
+  const archive = await openZip(bytesSource(zip));
+  const other = await openZip(bytesSource(zip));
+  assert.equal(archive.entries.length, files.length);
+  for (const [i, entry] of archive.entries.entries()) {
+    const file = files[i]!;
+    assert.equal(entry.name, file.name);
+    assert.equal(entry.index, i);
+    assert.equal(entry.isDirectory, file.name.endsWith("/"));
+    assert.equal(entry.size, file.bytes.length);
+    assert.equal(entry.method, file.bytes.length > 20 ? 8 : entry.method);
+    assert.ok(entry.compressedSize <= file.bytes.length);
+    assert.ok(Object.isFrozen(entry));
+    if (!entry.isDirectory) assert.deepEqual(await archive.read(entry, 1 << 20), file.bytes);
+  }
+  assert.throws(() => archive.open(other.entries[1]!), /does not belong to this archive/);
+  assert.throws(() => archive.metadata({ ...archive.entries[1]!, index: 1 }), /does not belong/);
+});
+
+async function bag(files: Record<string, string>): Promise<Uint8Array> {
+  const pack = buildPackObject({ id: "TP-9CB7-J5MK", version: 1 }, {
+    packedAt: "2026-12-02T16:46:10Z",
+    machine: "vm",
+  });
+  const ready = await preparePack(
+    pack,
+    Object.entries(files).map(([name, text]) => luggageFromBytes(name, text)),
+  );
+  return new Uint8Array(await new Response(encodeBag(ready)).arrayBuffer());
+}
+
+Deno.test("auditEach hands on, in order, the audits auditLuggage lists, and stops where its visitor throws", async () => {
+  const bytes = await bag({ "a.txt": "one\n", "b.txt": "two\n", "c.txt": "three\n" });
+  const decoded = await decodePack(bytes);
+  const listed = await auditLuggage(decoded);
+  const seen: unknown[] = [];
+  await auditEach(decoded, {}, (audit, index) => void seen.push([index, { ...audit }]));
+  assert.deepEqual(seen, listed.map((audit, index) => [index, { ...audit }]));
+  let visits = 0;
+  await assert.rejects(
+    auditEach(decoded, {}, () => {
+      visits++;
+      throw new Error("stop here");
+    }),
+    /stop here/,
+  );
+  assert.equal(visits, 1);
+});
+
+Deno.test("a bag's declared digests come from its manifest, by entry: each file's, none for a file it leaves out", async () => {
+  const bytes = await bag({ "a.txt": "one\n", "b.txt": "two\n" });
+  const decoded = await decodePack(bytes);
+  const manifest = new TextDecoder().decode(decoded.tagFiles!["manifest-sha256.txt"]);
+  for (const file of decoded.luggage) {
+    const line = manifest.split("\n").find((l) => l.endsWith(`  data/files/${file.name}`))!;
+    assert.equal(file.declaredSha256, line.slice(0, 64));
+  }
+  const audits = await auditLuggage(decoded);
+  assert.deepEqual(audits.map((a) => a.sha256), decoded.luggage.map((f) => f.declaredSha256));
+});
+
+Deno.test("land refuses at the first luggage file that fails, naming it", async () => {
+  const bytes = await bag({ "a.txt": "one\n", "b.txt": "two\n", "c.txt": "three\n" });
+  // b.txt is stored (too small to deflate): change its one byte on disk, and its CRC fails.
+  const at = new TextDecoder("latin1").decode(bytes).indexOf("two\n");
+  const damaged = bytes.slice();
+  damaged[at] = "T".charCodeAt(0);
+  const checked: string[] = [];
+  const error = await land(damaged, { onChecked: (file) => void checked.push(file.name) })
+    .then(() => null, (e) => e);
+  assert.ok(error instanceof TaskPackReadError, String(error));
+  assert.equal(error.where, "data/files/b.txt");
+  assert.deepEqual(checked, ["a.txt"]);
+});
