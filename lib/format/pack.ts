@@ -57,13 +57,13 @@ import {
 } from "../scan/mod.ts";
 import { assertPackable, luggageFindingRefusal, luggageNameProblems } from "./refuse.ts";
 import { sealPack } from "./seal.ts";
+import { deflatedEarly, type PreparedLuggage, PreparedStore } from "./prepared.ts";
 
 export type { Deflater, Inflater, InflateSteps } from "../zip/mod.ts";
+export type { PreparedLuggage } from "./prepared.ts";
 
 /** Luggage up to this size is held in memory and deflated whole; larger luggage streams. */
 const SMALL_LUGGAGE = 64 * 1024;
-/** Small luggage is copied into slabs of this size (see {@linkcode SlabCopier}). */
-const SLAB_BYTES = 256 * 1024;
 
 /** Options for {@linkcode buildPackObject}. */
 export interface BuildPackOptions {
@@ -153,24 +153,6 @@ export function formatPackedAt(at: Date | string): string {
   return date.toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-/** One luggage file after the chokepoint: hashed, scanned, its storage decided. */
-export interface PreparedLuggage {
-  /** Path under `data/files/`. */
-  readonly name: string;
-  /** Byte count. */
-  readonly size: number;
-  /** Lower-case hex SHA-256. */
-  readonly sha256: string;
-  /** CRC-32, for the ZIP entry. */
-  readonly crc32: number;
-  /** Whether the bag deflates it (large files: decided from a sample; small: by trying). */
-  readonly compress: boolean;
-  /** The bytes, when small enough to be held. */
-  readonly bytes: Uint8Array | null;
-  /** Opens the bytes again for writing. */
-  open(): ReadableStream<Uint8Array>;
-}
-
 /** A pack that passed the chokepoint, ready for either encoding. */
 export interface PreparedPack {
   /** The sealed pack object. */
@@ -205,12 +187,6 @@ export interface PrepareOptions {
 }
 
 const prepared = new WeakSet<PreparedPack>();
-/** Small luggage deflated during {@linkcode preparePack}, and by which deflater. */
-const early = new WeakMap<
-  PreparedLuggage,
-  { deflater: Deflater; deflated: Promise<Uint8Array> | Uint8Array }
->();
-
 /**
  * The chokepoint: seals, refuses, hashes. Every pack, in either encoding, is made from its
  * result.
@@ -257,31 +233,32 @@ export async function preparePack(
 
   const files: PreparedLuggage[] = [];
   const progress = progressCounter(options.onProgress, luggage);
-  const copies = new SlabCopier();
+  const store = new PreparedStore(options.deflater ?? null, luggage.length);
   for (const file of luggage) {
+    const index = files.length;
     const scanner = options.scanner?.(file.size) ?? new TextScanner();
-    const ready = await prepareLuggage(file, digests, scanner, progress.bytes, copies);
+    const ready = await prepareLuggage(file, digests, scanner, progress.bytes, store, index);
     progress.file();
-    if (options.deflater && ready.bytes && ready.size > 0) {
+    const bytes = ready.bytes;
+    if (options.deflater && bytes && bytes.length > 0) {
       // What the source deflated as it read (on another core) saves the deflater the work.
       const made = file.read && file.deflated ? await file.deflated() : null;
-      const deflated = made ?? options.deflater.deflate(ready.bytes);
-      const record = { deflater: options.deflater, deflated };
-      if (deflated instanceof Promise) {
-        // Once made, kept in a slab (not a buffer and a promise per file); a failure stays for
-        // encodeBag to report, if the pack gets that far.
-        deflated.then((bytes) => record.deflated = copies.copy(bytes), () => {});
-      }
-      early.set(ready, record);
+      store.setDeflated(index, made ?? options.deflater.deflate(bytes));
     }
     files.push(ready);
   }
 
   const passportJson = utf8(canonicalJson(sealed));
-  const tags = deriveTagFiles(sealed, [
-    { path: PASSPORT_PATH, sha256: sha256Hex(digests, passportJson), size: passportJson.length },
-    ...files.map((f) => ({ path: LUGGAGE_PREFIX + f.name, sha256: f.sha256, size: f.size })),
-  ], digests);
+  const passportDigest = sha256Hex(digests, passportJson);
+  // Each line is made as the manifest is written: a list of 70,000 would outlive it.
+  const tags = deriveTagFiles(sealed, {
+    *[Symbol.iterator]() {
+      yield { path: PASSPORT_PATH, sha256: passportDigest, size: passportJson.length };
+      for (const f of files) {
+        yield { path: LUGGAGE_PREFIX + f.name, sha256: f.sha256, size: f.size };
+      }
+    },
+  }, digests);
   const result: PreparedPack = Object.freeze({
     object: sealed,
     passportJson,
@@ -377,29 +354,30 @@ export async function encodeBagInto(
   await writeZipTo(entries, sink, settings);
 }
 
-/** The entries of a bag, in canonical order, and the writer's settings. */
+/**
+ * The entries of a bag, in canonical order, each made as the writer comes to it (a list of
+ * 70,000 would be held to the end), and the writer's settings.
+ */
 function bagEntries(
   pack: PreparedPack,
   options: EncodeBagOptions,
-): { entries: ZipWriteEntry[]; settings: WriteZipOptions } {
+): { entries: Iterable<ZipWriteEntry>; settings: WriteZipOptions } {
   assertPrepared(pack);
   const deflater = options.deflater ?? platformDeflater;
-  const entries: ZipWriteEntry[] = [
+  const tags: ZipWriteEntry[] = [
     { name: "bagit.txt", bytes: pack.tags.bagit },
     { name: "bag-info.txt", bytes: pack.tags.bagInfo },
     { name: "manifest-sha256.txt", bytes: pack.tags.manifest },
     { name: "tagmanifest-sha256.txt", bytes: pack.tags.tagManifest },
     { name: PASSPORT_PATH, bytes: pack.passportJson },
-    ...pack.luggage.map((file): ZipWriteEntry => {
-      if (!file.bytes) return streamEntry(file);
-      const made = early.get(file);
-      return made?.deflater === deflater
-        ? { name: LUGGAGE_PREFIX + file.name, bytes: file.bytes, deflated: made.deflated }
-        : { name: LUGGAGE_PREFIX + file.name, bytes: file.bytes };
-    }),
   ];
+  const entries: Iterable<ZipWriteEntry> = {
+    *[Symbol.iterator]() {
+      yield* tags;
+      for (const file of pack.luggage) yield luggageEntry(file, deflater);
+    },
+  };
   const progress = progressCounter(options.onProgress, pack.luggage);
-  const tags = entries.length - pack.luggage.length;
   return {
     entries,
     settings: {
@@ -409,7 +387,7 @@ function bagEntries(
       ...(options.onProgress
         ? {
           onProgress: (index: number, bytes: number, done: boolean) => {
-            if (index < tags) return;
+            if (index < tags.length) return;
             if (bytes > 0) progress.bytes(bytes);
             if (done) progress.file();
           },
@@ -417,6 +395,16 @@ function bagEntries(
         : {}),
     },
   };
+}
+
+/** A luggage file's entry: its bytes (and what was deflated of them early), or a stream. */
+function luggageEntry(file: PreparedLuggage, deflater: Deflater): ZipWriteEntry {
+  const bytes = file.bytes;
+  if (!bytes) return streamEntry(file);
+  const made = deflatedEarly(file, deflater);
+  return made
+    ? { name: LUGGAGE_PREFIX + file.name, bytes, deflated: made }
+    : { name: LUGGAGE_PREFIX + file.name, bytes };
 }
 
 function streamEntry(file: PreparedLuggage): ZipWriteEntry {
@@ -503,11 +491,12 @@ async function prepareLuggage(
   digests: Digests,
   scanner: LuggageScanner,
   onBytes: (count: number) => void,
-  copies: SlabCopier,
+  store: PreparedStore,
+  index: number,
 ): Promise<PreparedLuggage> {
   const where = LUGGAGE_PREFIX + file.name;
   if (file.read && file.size <= SMALL_LUGGAGE) {
-    return checked(file, await file.read(), digests, scanner, onBytes, copies);
+    return checked(file, await file.read(), digests, scanner, onBytes, store, index);
   }
   const hasher = digests.sha256();
   const sample: Uint8Array[] = [];
@@ -534,7 +523,8 @@ async function prepareLuggage(
   const head = concatBytes(sample);
   const small = size <= SMALL_LUGGAGE;
   const compress = small || await looksCompressible(head);
-  return new PreparedFile(file, size, hasher.digestHex(), crc >>> 0, compress, small ? head : null);
+  const found = { size, sha256: hasher.digestHex(), crc32: crc >>> 0, compress };
+  return store.add(index, file, found, small ? head : null);
 }
 
 /**
@@ -547,12 +537,13 @@ async function checked(
   digests: Digests,
   scanner: LuggageScanner,
   onBytes: (count: number) => void,
-  copies: SlabCopier,
+  store: PreparedStore,
+  index: number,
 ): Promise<PreparedLuggage> {
   const where = LUGGAGE_PREFIX + file.name;
   checkSize(read.length, file, where);
   // Bytes of our own: the source's array could otherwise be changed after this check.
-  const bytes = file.readsOwnBytes === true ? read : copies.copy(read);
+  const bytes = file.readsOwnBytes === true ? read : store.copy(read);
   const hasher = digests.sha256();
   hasher.update(bytes);
   if (scanner.scanWhole) {
@@ -564,54 +555,8 @@ async function checked(
   }
   onBytes(bytes.length);
   const crc = digests.crc32(bytes, 0) >>> 0;
-  return new PreparedFile(file, bytes.length, hasher.digestHex(), crc, true, bytes);
-}
-
-/**
- * A luggage file checked: one object, not one with a closure and its scope (thousands of small
- * files would otherwise hold about 100 bytes more each).
- */
-class PreparedFile implements PreparedLuggage {
-  readonly name: string;
-  readonly #source: Luggage;
-
-  constructor(
-    source: Luggage,
-    readonly size: number,
-    readonly sha256: string,
-    readonly crc32: number,
-    readonly compress: boolean,
-    readonly bytes: Uint8Array | null,
-  ) {
-    this.name = source.name;
-    this.#source = source;
-  }
-
-  open(): ReadableStream<Uint8Array> {
-    return this.#source.open();
-  }
-}
-
-/**
- * Copies small byte arrays into shared slabs: thousands of small files then cost a few dozen
- * buffers rather than one each (each buffer costs its allocation, the collector's attention,
- * and the runtime's teardown). A slab lives as long as any copy in it, as the files do.
- */
-class SlabCopier {
-  #slab = new Uint8Array(0);
-  #used = 0;
-
-  copy(bytes: Uint8Array): Uint8Array {
-    if (bytes.length > SLAB_BYTES / 16) return bytes.slice();
-    if (this.#used + bytes.length > this.#slab.length) {
-      this.#slab = new Uint8Array(SLAB_BYTES);
-      this.#used = 0;
-    }
-    const copy = this.#slab.subarray(this.#used, this.#used + bytes.length);
-    copy.set(bytes);
-    this.#used += bytes.length;
-    return copy;
-  }
+  const found = { size: bytes.length, sha256: hasher.digestHex(), crc32: crc, compress: true };
+  return store.add(index, file, found, bytes);
 }
 
 /** Throws when a luggage file held another size than it declared (it changed meanwhile). */

@@ -257,14 +257,14 @@ const AHEAD_BYTES = 4 << 20;
  * in order. Entries that come with their deflated bytes made already need none of it.
  */
 class DeflateAhead {
-  readonly #list: readonly ZipWriteEntry[] | null;
+  readonly #entries: UpcomingEntries | null;
   readonly #deflater: Deflater;
   readonly #started = new Map<number, Promise<Uint8Array>>();
   #startedBytes = 0;
   #upTo = 0;
 
-  constructor(list: readonly ZipWriteEntry[] | null, deflater: Deflater) {
-    this.#list = list;
+  constructor(entries: UpcomingEntries | null, deflater: Deflater) {
+    this.#entries = entries;
     this.#deflater = deflater;
   }
 
@@ -286,14 +286,12 @@ class DeflateAhead {
   }
 
   #startFrom(from: number): void {
-    const list = this.#list;
-    if (list === null) return;
+    const entries = this.#entries;
+    if (entries === null) return;
     this.#upTo = Math.max(this.#upTo, from);
-    while (
-      this.#upTo < list.length && this.#upTo < from + AHEAD_ENTRIES &&
-      this.#startedBytes < AHEAD_BYTES
-    ) {
-      const next = list[this.#upTo];
+    while (this.#upTo < from + AHEAD_ENTRIES && this.#startedBytes < AHEAD_BYTES) {
+      const next = entries.at(this.#upTo);
+      if (next === undefined) break;
       if (
         next && "bytes" in next && next.bytes instanceof Uint8Array && next.bytes.length > 0 &&
         !(next.deflated instanceof Uint8Array)
@@ -306,6 +304,50 @@ class DeflateAhead {
       }
       this.#upTo++;
     }
+  }
+}
+
+/**
+ * Entries given as an array or any other synchronous iterable: walked without an await each
+ * (thousands of small ones would pay for it), and open to a look a few entries ahead. An
+ * iterable's entries are taken from it only as far as that look reaches, so a caller may make
+ * them as they are asked for instead of holding them all.
+ */
+class UpcomingEntries {
+  readonly #list: readonly ZipWriteEntry[] | null;
+  readonly #iterator: Iterator<ZipWriteEntry> | null;
+  /** Entries taken from the iterator, from position `#first` on. */
+  readonly #queue: ZipWriteEntry[] = [];
+  #first = 0;
+  #done = false;
+
+  constructor(entries: Iterable<ZipWriteEntry>) {
+    this.#list = Array.isArray(entries) ? entries : null;
+    this.#iterator = this.#list === null ? entries[Symbol.iterator]() : null;
+  }
+
+  /** The entry at `index` (not before one already passed with `pass`), or undefined at the end. */
+  at(index: number): ZipWriteEntry | undefined {
+    if (this.#list !== null) return index < this.#list.length ? this.#list[index] : undefined;
+    while (!this.#done && this.#first + this.#queue.length <= index) {
+      const next = this.#iterator!.next();
+      if (next.done) this.#done = true;
+      else this.#queue.push(next.value);
+    }
+    return this.#queue[index - this.#first];
+  }
+
+  /** Says the entries up to `index` are written: they are not kept any longer. */
+  pass(index: number): void {
+    while (this.#first <= index && this.#queue.length > 0) {
+      this.#queue.shift();
+      this.#first++;
+    }
+  }
+
+  /** Lets the iterator close what it holds, when the walk stops early. */
+  stop(): void {
+    if (!this.#done) this.#iterator?.return?.();
   }
 }
 
@@ -447,21 +489,22 @@ async function* produce(
   const out = new Output();
   const central = new CentralDirectory();
   const names: string[] = [];
-  const list = Array.isArray(entries) ? entries as readonly ZipWriteEntry[] : null;
-  const ahead = new DeflateAhead(list, settings.deflater);
-  // An array is walked without an await per entry (thousands of small ones would pay for it).
-  const iterator = list === null
-    ? (Symbol.asyncIterator in entries
-      ? (entries as AsyncIterable<ZipWriteEntry>)[Symbol.asyncIterator]()
-      : (entries as Iterable<ZipWriteEntry>)[Symbol.iterator]())
+  const upcoming = Array.isArray(entries) || !(Symbol.asyncIterator in entries)
+    ? new UpcomingEntries(entries as Iterable<ZipWriteEntry>)
+    : null;
+  const ahead = new DeflateAhead(upcoming, settings.deflater);
+  const iterator = upcoming === null
+    ? (entries as AsyncIterable<ZipWriteEntry>)[Symbol.asyncIterator]()
     : null;
   let walked = false;
   try {
     for (let index = 0;; index++) {
       let entry: ZipWriteEntry;
-      if (list !== null) {
-        if (index >= list.length) break;
-        entry = list[index]!;
+      if (upcoming !== null) {
+        const next = upcoming.at(index);
+        if (next === undefined) break;
+        entry = next;
+        upcoming.pass(index);
       } else {
         const next = await iterator!.next();
         if (next.done) break;
@@ -618,6 +661,7 @@ async function* produce(
     // Stopped early (a bad entry, or the consumer is gone): the source may close what it holds.
     if (!walked) {
       try {
+        upcoming?.stop();
         await iterator?.return?.();
       } catch {
         // The failure that stopped the walk is the one to report.

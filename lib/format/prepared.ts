@@ -1,0 +1,224 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+/**
+ * What preparing a pack keeps of each luggage file until it is encoded: its numbers and digest
+ * in typed arrays, its bytes (when small) and what was deflated of them early as positions in
+ * shared slabs, and one small object per file that reads them back. A pack of 70,000 small
+ * files then holds about 50 bytes of objects per file where it held 600: every object that
+ * lives to the end is copied by the collector once or twice, and enough of them grow its young
+ * generation and old space by tens of MiB.
+ *
+ * @module
+ */
+import { ByteViews, DigestTable, type Luggage } from "../bytes/mod.ts";
+import type { Deflater } from "../zip/mod.ts";
+
+/** One luggage file after the chokepoint: hashed, scanned, its storage decided. */
+export interface PreparedLuggage {
+  /** Path under `data/files/`. */
+  readonly name: string;
+  /** Byte count. */
+  readonly size: number;
+  /** Lower-case hex SHA-256. */
+  readonly sha256: string;
+  /** CRC-32, for the ZIP entry. */
+  readonly crc32: number;
+  /** Whether the bag deflates it (large files: decided from a sample; small: by trying). */
+  readonly compress: boolean;
+  /** The bytes, when small enough to be held. */
+  readonly bytes: Uint8Array | null;
+  /** Opens the bytes again for writing. */
+  open(): ReadableStream<Uint8Array>;
+}
+
+/** Small luggage is copied into slabs of this size (see {@linkcode SlabCopier}). */
+const SLAB_BYTES = 256 * 1024;
+
+/** The luggage of one pack as prepared, by position. */
+export class PreparedStore {
+  /** The deflater that made what {@linkcode PreparedStore.deflated} gives, if any. */
+  readonly deflater: Deflater | null;
+  readonly #digests: DigestTable;
+  readonly #bytes: ByteViews;
+  readonly #deflated: ByteViews;
+  /** Deflating that has not finished yet (or failed), by position. */
+  readonly #pending = new Map<number, Promise<Uint8Array>>();
+  readonly #copies = new SlabCopier();
+  #sizes: Float64Array;
+  #crcs: Uint32Array;
+  #compress: Uint8Array;
+
+  constructor(deflater: Deflater | null, capacity: number) {
+    this.deflater = deflater;
+    const room = Math.max(1, capacity);
+    this.#digests = new DigestTable(room);
+    this.#bytes = new ByteViews(room);
+    this.#deflated = new ByteViews(room);
+    this.#sizes = new Float64Array(room);
+    this.#crcs = new Uint32Array(room);
+    this.#compress = new Uint8Array(room);
+  }
+
+  /** A copy of `bytes` in a shared slab (see {@linkcode SlabCopier}). */
+  copy(bytes: Uint8Array): Uint8Array {
+    return this.#copies.copy(bytes);
+  }
+
+  /** Keeps what was found of the file at `index`, and returns it as luggage. */
+  add(
+    index: number,
+    source: Luggage,
+    found: { size: number; sha256: string; crc32: number; compress: boolean },
+    bytes: Uint8Array | null,
+  ): PreparedLuggage {
+    if (index >= this.#sizes.length) this.#grow(index + 1);
+    this.#digests.set(index, found.sha256);
+    this.#sizes[index] = found.size;
+    this.#crcs[index] = found.crc32;
+    this.#compress[index] = found.compress ? 1 : 0;
+    this.#bytes.set(index, bytes);
+    return new PreparedFile(source, this, index);
+  }
+
+  /**
+   * Keeps what `deflater` made (or is making) of the file at `index`: once made, it is copied
+   * into a slab; a failure stays for the encoder to report, if the pack gets that far.
+   */
+  setDeflated(index: number, made: Uint8Array | Promise<Uint8Array>): void {
+    if (made instanceof Uint8Array) {
+      this.#deflated.set(index, made);
+      return;
+    }
+    this.#pending.set(index, made);
+    made.then((bytes) => {
+      this.#deflated.set(index, this.#copies.copy(bytes));
+      this.#pending.delete(index);
+    }, () => {});
+  }
+
+  /** What was deflated of the file at `index` early (or the promise of it), or null. */
+  deflated(index: number): Uint8Array | Promise<Uint8Array> | null {
+    return this.#pending.get(index) ?? this.#deflated.get(index);
+  }
+
+  sha256(index: number): string {
+    return this.#digests.hex(index)!;
+  }
+
+  size(index: number): number {
+    return this.#sizes[index]!;
+  }
+
+  crc32(index: number): number {
+    return this.#crcs[index]!;
+  }
+
+  compress(index: number): boolean {
+    return this.#compress[index] === 1;
+  }
+
+  bytes(index: number): Uint8Array | null {
+    return this.#bytes.get(index);
+  }
+
+  #grow(needed: number): void {
+    const room = Math.max(needed, this.#sizes.length * 2);
+    const sizes = new Float64Array(room);
+    sizes.set(this.#sizes);
+    this.#sizes = sizes;
+    const crcs = new Uint32Array(room);
+    crcs.set(this.#crcs);
+    this.#crcs = crcs;
+    const compress = new Uint8Array(room);
+    compress.set(this.#compress);
+    this.#compress = compress;
+  }
+}
+
+/** A luggage file as prepared: its source, and its place in the store that holds the rest. */
+class PreparedFile implements PreparedLuggage {
+  readonly #source: Luggage;
+  readonly #store: PreparedStore;
+  readonly #index: number;
+
+  constructor(source: Luggage, store: PreparedStore, index: number) {
+    this.#source = source;
+    this.#store = store;
+    this.#index = index;
+  }
+
+  /**
+   * What `deflater` made of `file` while it was prepared, or null (another deflater, or none).
+   */
+  static deflatedBy(
+    file: PreparedLuggage,
+    deflater: Deflater,
+  ): Uint8Array | Promise<Uint8Array> | null {
+    if (!(file instanceof PreparedFile) || file.#store.deflater !== deflater) return null;
+    return file.#store.deflated(file.#index);
+  }
+
+  get name(): string {
+    return this.#source.name;
+  }
+
+  get size(): number {
+    return this.#store.size(this.#index);
+  }
+
+  get sha256(): string {
+    return this.#store.sha256(this.#index);
+  }
+
+  get crc32(): number {
+    return this.#store.crc32(this.#index);
+  }
+
+  get compress(): boolean {
+    return this.#store.compress(this.#index);
+  }
+
+  get bytes(): Uint8Array | null {
+    return this.#store.bytes(this.#index);
+  }
+
+  open(): ReadableStream<Uint8Array> {
+    return this.#source.open();
+  }
+}
+
+/**
+ * What `deflater` made of a prepared file while it was prepared, or null.
+ *
+ * @param file A file of a prepared pack.
+ * @param deflater The deflater the encoder uses.
+ * @returns The deflated bytes, the promise of them, or null.
+ */
+export function deflatedEarly(
+  file: PreparedLuggage,
+  deflater: Deflater,
+): Uint8Array | Promise<Uint8Array> | null {
+  return PreparedFile.deflatedBy(file, deflater);
+}
+
+/**
+ * Copies small byte arrays into shared slabs: thousands of small files then cost a few dozen
+ * buffers rather than one each (each buffer costs its allocation, the collector's attention,
+ * and the runtime's teardown). A slab lives as long as any copy in it, as the files do.
+ */
+class SlabCopier {
+  #slab = new Uint8Array(0);
+  #used = 0;
+
+  copy(bytes: Uint8Array): Uint8Array {
+    if (bytes.length > SLAB_BYTES / 16) return bytes.slice();
+    if (this.#used + bytes.length > this.#slab.length) {
+      this.#slab = new Uint8Array(SLAB_BYTES);
+      this.#used = 0;
+    }
+    const copy = this.#slab.subarray(this.#used, this.#used + bytes.length);
+    copy.set(bytes);
+    this.#used += bytes.length;
+    return copy;
+  }
+}
