@@ -117,7 +117,9 @@ export async function luggageOut(
   };
   // Started now for early staging, else by `finish` when there are thousands of small files.
   let writer = options.early ? batchWriter({ onWritten }) : null;
-  const staged = new Set<ReadLuggage>();
+  // Files are staged in the order they are checked, which is the luggage's own: a list of them
+  // is gone through beside the luggage (a set of 70,000 would be megabytes of table).
+  const staged: ReadLuggage[] = [];
 
   const inFlight = new Set<Promise<void>>();
   let failure: { error: unknown } | null = null;
@@ -140,10 +142,18 @@ export async function luggageOut(
         // Small files are read (and verified) in order, then created several at a time:
         // creating a file costs far more than writing 1 KiB into it, and creations overlap
         // well. Thousands of them are created by a worker, on another core.
-        const small = luggage.filter((f) => f.size <= SMALL_EXTRACT && !staged.has(f)).length;
+        let small = 0;
+        for (let i = 0, next = 0; i < luggage.length; i++) {
+          if (luggage[i] === staged[next]) next++;
+          else if (luggage[i]!.size <= SMALL_EXTRACT) small++;
+        }
         if (!writer && small >= MANY_SMALL_FILES) writer = batchWriter({ onWritten });
+        let next = 0;
         for (const file of luggage) {
-          if (staged.has(file)) continue;
+          if (file === staged[next]) {
+            next++;
+            continue;
+          }
           const dest = destination(names.get(file.name) ?? file.name);
           if (file.size > SMALL_EXTRACT) {
             await writeNewFile(dest, file.open(), count.bytes, file.size);
@@ -210,7 +220,7 @@ export async function luggageOut(
     ...out,
     onChecked(file, bytes, landedName = file.name) {
       if (bytes.length > SMALL_EXTRACT) return;
-      staged.add(file);
+      staged.push(file);
       return early.write(destination(landedName), bytes);
     },
   };

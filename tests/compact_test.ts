@@ -6,7 +6,13 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { DigestTable } from "../lib/bytes/digest_table.ts";
 import { isValidUtf8, utf8 } from "../lib/bytes/bytes.ts";
-import { eachManifestLine, parseManifest } from "../lib/format/bag.ts";
+import {
+  deriveTagFiles,
+  eachManifestLine,
+  manifestMatches,
+  parseManifest,
+} from "../lib/format/bag.ts";
+import { portableDigests } from "../lib/bytes/digests.ts";
 import { bytesSource } from "../lib/bytes/source.ts";
 import { openZip, writeZip, zipToBytes } from "../lib/zip/mod.ts";
 import {
@@ -220,4 +226,24 @@ Deno.test("land refuses at the first luggage file that fails, naming it", async 
   assert.ok(error instanceof TaskPackReadError, String(error));
   assert.equal(error.where, "data/files/b.txt");
   assert.deepEqual(checked, ["a.txt"]);
+});
+
+Deno.test("the manifest written line by line into one array is the text of its lines, whatever the paths", () => {
+  const path = fc.string({ unit: "binary", minLength: 1, maxLength: 12 }).map((p) =>
+    `data/files/${p}`
+  );
+  fc.assert(
+    fc.property(fc.array(fc.tuple(hex64, path, fc.nat(1000)), { maxLength: 12 }), (rows) => {
+      const payload = rows.map(([sha256, path, size]) => ({ sha256, path, size }));
+      const tags = deriveTagFiles({ spec: "task-passport-bag/0.1" }, payload, portableDigests);
+      const text = payload.map((f) =>
+        `${f.sha256}  ${
+          f.path.replace(/[%\r\n]/g, (c) => c === "%" ? "%25" : c === "\r" ? "%0D" : "%0A")
+        }\n`
+      ).join("");
+      assert.deepEqual(tags.manifest, new TextEncoder().encode(text));
+      assert.ok(manifestMatches(tags.manifest, payload));
+    }),
+    { numRuns: RUNS },
+  );
 });

@@ -92,9 +92,13 @@ export function deriveTagFiles(
   const origin = asRecord(object.origin);
   let octets = 0;
   let count = 0;
+  let manifestLength = 0;
   for (const file of payload) {
     octets += file.size;
     count++;
+    if (!manifest) {
+      manifestLength += utf8Length(file.sha256) + 3 + utf8Length(encodeManifestPath(file.path));
+    }
   }
   // Field by field as the reference implementation writes them (JavaScript truthiness and
   // String() conversions included), so both implementations derive the same bytes.
@@ -110,7 +114,7 @@ export function deriveTagFiles(
   ].join("\n") + "\n";
   const bagit = utf8(BAGIT_TXT);
   const info = utf8(bagInfo);
-  const made = manifest ?? utf8(manifestText(Array.from(payload, (f) => [f.sha256, f.path])));
+  const made = manifest ?? manifestBytes(payload, manifestLength);
   const tagManifest = utf8(manifestText([
     [sha256Hex(digests, bagit), "bagit.txt"],
     [sha256Hex(digests, info), "bag-info.txt"],
@@ -277,6 +281,39 @@ export function parsePayloadOxum(bagInfo: string): { octets: number; count: numb
   const matches = [...bagInfo.matchAll(/^Payload-Oxum: ?([0-9]{1,16})\.([0-9]{1,9})$/gm)];
   if (matches.length !== 1) return null;
   return { octets: Number(matches[0]![1]), count: Number(matches[0]![2]) };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The manifest of `payload`, written line by line into one array of the `length` it will have:
+ * neither a list of lines nor the whole text is made (70,000 files make 7 MiB of it).
+ */
+function manifestBytes(payload: Iterable<PayloadDigest>, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const file of payload) {
+    const line = `${file.sha256}  ${encodeManifestPath(file.path)}\n`;
+    at += encoder.encodeInto(line, out.subarray(at)).written;
+  }
+  if (at !== length) throw new RangeError("Cannot derive the manifest: the payload changed");
+  return out;
+}
+
+/** How many bytes the UTF-8 encoding of `text` takes (a lone surrogate as U+FFFD, 3 bytes). */
+function utf8Length(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) length += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++, length += 2;
+      else length += 2;
+    } else length += 2;
+  }
+  return length;
 }
 
 function manifestText(rows: readonly (readonly [string, string])[]): string {

@@ -241,11 +241,14 @@ async function decodeBag(
   const fatal = (where: string, detail: string, code: ReadErrorCode = "bag-structure") =>
     deviations.push({ check: "C1", where, detail, fatal: true, code });
 
-  const byName = new Map<string, ZipEntry>();
+  // A file by name, through the index the reader made of the names (a directory is no file).
+  const fileNamed = (name: string): ZipEntry | undefined => {
+    const entry = zip.find(name);
+    return entry?.isDirectory === false ? entry : undefined;
+  };
   const luggageEntries: ZipEntry[] = [];
   for (const entry of zip.entries) {
     if (entry.isDirectory) continue;
-    byName.set(entry.name, entry);
     if (TAG_FILES.includes(entry.name) || entry.name === PASSPORT_PATH) continue;
     if (entry.name.startsWith(LUGGAGE_PREFIX)) {
       const problem = luggageNameProblem(entry.name.slice(LUGGAGE_PREFIX.length));
@@ -255,8 +258,8 @@ async function decodeBag(
       fatal(entry.name, "a file the TaskPack layout does not allow (only tag files and data/ are)");
     }
   }
-  const clash = luggageSetProblem(luggageEntries.map((e) => e.name.slice(LUGGAGE_PREFIX.length)));
-  if (clash) fatal(LUGGAGE_PREFIX + clash.name, clash.problem, "zip-duplicate-name");
+  // The luggage names need no set check of their own: openZip refused two equal names, and a
+  // name inside a file, among all the archive's names (zipNameClash).
 
   // Sizes come from the central directory: refuse before reading anything.
   for (
@@ -265,7 +268,7 @@ async function decodeBag(
       ...TAG_FILES.map((tag) => [tag, limits.maxTagFileBytes, "maxTagFileBytes"] as const),
     ] as const
   ) {
-    const size = byName.get(name)?.size ?? 0;
+    const size = fileNamed(name)?.size ?? 0;
     if (size > limit) {
       throw new TaskPackReadError(
         "limit",
@@ -277,7 +280,7 @@ async function decodeBag(
 
   const tagFiles: Record<string, Uint8Array> = {};
   for (const name of TAG_FILES) {
-    const entry = byName.get(name);
+    const entry = fileNamed(name);
     if (entry) tagFiles[name] = await zip.read(entry, limits.maxTagFileBytes);
     else fatal(name, "the tag file is missing");
   }
@@ -314,7 +317,7 @@ async function decodeBag(
     }
   }
 
-  const passportEntry = byName.get(PASSPORT_PATH);
+  const passportEntry = fileNamed(PASSPORT_PATH);
   if (!passportEntry) {
     throw new TaskPackReadError(
       "bag-structure",
@@ -335,7 +338,7 @@ async function decodeBag(
     const wrong: string[] = [];
     const absent = new Set<string>();
     const error = eachManifestLine(manifestBytes, (sha256, path) => {
-      const entry = byName.get(path);
+      const entry = fileNamed(path);
       if (entry === undefined) {
         if (absent.has(path)) return "lists a path a second time";
         absent.add(path);
@@ -360,9 +363,13 @@ async function decodeBag(
           );}
       }
     }
-    for (const [name, entry] of byName) {
-      if (name.startsWith("data/") && !declared.has(entry.index)) {
-        fatal(name, "the file is in the bag but not in manifest-sha256.txt", "bag-unlisted-file");
+    for (const entry of zip.entries) {
+      if (!entry.isDirectory && entry.name.startsWith("data/") && !declared.has(entry.index)) {
+        fatal(
+          entry.name,
+          "the file is in the bag but not in manifest-sha256.txt",
+          "bag-unlisted-file",
+        );
       }
     }
   }
@@ -406,7 +413,7 @@ async function decodeBag(
   const bagInfo = tagText("bag-info.txt");
   if (bagInfo !== null) {
     const oxum = parsePayloadOxum(bagInfo);
-    const payload = [...byName.values()].filter((e) => e.name.startsWith("data/"));
+    const payload = zip.entries.filter((e) => !e.isDirectory && e.name.startsWith("data/"));
     const octets = payload.reduce((sum, e) => sum + e.size, 0);
     if (!oxum) fatal("bag-info.txt", "bag-info.txt has no single well-formed Payload-Oxum");
     else if (oxum.octets !== octets || oxum.count !== payload.length) {

@@ -98,6 +98,29 @@ export interface ZipArchive {
    * before reading anything.
    */
   read(entry: ZipEntry, maxBytes: number): Promise<Uint8Array>;
+  /**
+   * The entry of exactly this name (a directory's with its trailing `/`), found without a
+   * search: through the index the reader made of every name when it checked them for clashes.
+   *
+   * @example Usage
+   * ```ts
+   * import { openZip } from "./reader.ts";
+   * import { writeZip, zipToBytes } from "./writer.ts";
+   * import { bytesSource } from "../bytes/source.ts";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const modified = new Date(Date.UTC(2026, 0, 1));
+   * const zip = await zipToBytes(writeZip([
+   *   { name: "docs/", bytes: new Uint8Array(0) },
+   *   { name: "docs/a.txt", bytes: new Uint8Array(1) },
+   * ], { modified }));
+   * const archive = await openZip(bytesSource(zip));
+   * assertEquals(archive.find("docs/a.txt"), archive.entries[1]);
+   * assertEquals(archive.find("docs"), undefined);
+   * assertEquals(archive.find("b.txt"), undefined);
+   * ```
+   */
+  find(name: string): ZipEntry | undefined;
   /** The archive comment, as raw bytes (empty when there is none). */
   readonly comment: Uint8Array;
   /**
@@ -257,8 +280,9 @@ export async function openZip(
   const digests = options.digests ?? portableDigests;
   let records: CentralRecords;
   let comment: Uint8Array;
+  let byKey: ReadonlyMap<string, number>;
   try {
-    ({ records, comment } = await readStructure(source, limits));
+    ({ records, comment, byKey } = await readStructure(source, limits));
   } catch (error) {
     throw asReadError(error);
   }
@@ -266,6 +290,10 @@ export async function openZip(
   return {
     entries,
     comment,
+    find(name: string): ZipEntry | undefined {
+      const entry = entries[byKey.get(clashKey(name)) ?? -1];
+      return entry?.name === name ? entry : undefined;
+    },
     metadata(entry: ZipEntry): ZipEntryMetadata {
       const { where } = records.record(entry);
       const { comment, extra, localExtra } = records.extraBytes(entry.index);
@@ -368,11 +396,22 @@ export function zipNameProblem(
 export function zipNameClash(
   names: readonly string[],
 ): { index: number; problem: string } | null {
+  return indexNames(names).clash;
+}
+
+/**
+ * {@linkcode zipNameClash}, and the index of every name by key (the name without a directory's
+ * "/") that it builds on the way, for the reader to find entries by name with.
+ */
+function indexNames(names: readonly string[]): {
+  clash: { index: number; problem: string } | null;
+  byKey: Map<string, number>;
+} {
   // Each name is held against the ones before it, by key: the first that clashes with an
-  // earlier one is the answer. A key is the name without a directory's "/".
+  // earlier one is the answer. One map holds every key (a map of tens of thousands of keys is
+  // megabytes of table): whether a key is a file's, that nothing may lie inside, is read from
+  // its name.
   const byKey = new Map<string, number>();
-  /** Keys of files (not directories): nothing may lie inside them. */
-  const files = new Map<string, number>();
   /** Every folder some earlier name lies inside (the first such name). */
   const folders = new Map<string, number>();
   for (let index = 0; index < names.length; index++) {
@@ -387,26 +426,24 @@ export function zipNameClash(
         : first.endsWith("/") !== directory
         ? `the name clashes with the ${first.endsWith("/") ? "directory" : "file"} "${first}"`
         : `the name clashes with "${first}"`;
-      return { index, problem };
+      return { clash: { index, problem }, byKey };
     }
     if (!directory && folders.has(key)) {
-      return {
-        index,
-        problem: `"${names[folders.get(key)!]}" lies inside the name, which is a file`,
-      };
+      const problem = `"${names[folders.get(key)!]}" lies inside the name, which is a file`;
+      return { clash: { index, problem }, byKey };
     }
     for (let at = key.indexOf("/"); at !== -1; at = key.indexOf("/", at + 1)) {
       const folder = key.slice(0, at);
-      const file = files.get(folder);
-      if (file !== undefined) {
-        return { index, problem: `the name lies inside "${names[file]}", which is a file` };
+      const file = byKey.get(folder);
+      if (file !== undefined && !names[file]!.endsWith("/")) {
+        const problem = `the name lies inside "${names[file]}", which is a file`;
+        return { clash: { index, problem }, byKey };
       }
       if (!folders.has(folder)) folders.set(folder, index);
     }
     byKey.set(key, index);
-    if (!directory) files.set(key, index);
   }
-  return null;
+  return { clash: null, byKey };
 }
 
 /** A name's clash key: a directory entry's without its "/". */
@@ -755,7 +792,7 @@ function checkUnicodePath(record: Uint8Array | undefined, name: string, where: s
 async function readStructure(
   source: ByteSource,
   limits: ZipLimits,
-): Promise<{ records: CentralRecords; comment: Uint8Array }> {
+): Promise<{ records: CentralRecords; comment: Uint8Array; byKey: Map<string, number> }> {
   const end = await readEnd(source);
   const { count, cdOffset, cdSize, cdEnd } = end;
   if (count > limits.maxEntries) {
@@ -776,13 +813,13 @@ async function readStructure(
   }
 
   const records = await readCentralDirectory(source, end, limits);
-  const clash = zipNameClash(records.entries.map((entry) => entry.name));
+  const { clash, byKey } = indexNames(records.entries.map((entry) => entry.name));
   if (clash !== null) {
     const name = records.entries[clash.index]!.name;
     throw new TaskPackReadError("zip-duplicate-name", name, clash.problem);
   }
   await checkLocalRecords(source, records, cdOffset);
-  return { records, comment: end.comment };
+  return { records, comment: end.comment, byKey };
 }
 
 async function readCentralDirectory(

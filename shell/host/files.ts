@@ -349,11 +349,6 @@ function smallFileStream(path: string): ReadableStream<Uint8Array> {
   }, { highWaterMark: 0 });
 }
 
-/** What walking one path found, in order. */
-type Found =
-  | { kind: "file"; absolute: string; name: string; size: number }
-  | { kind: "skip"; absolute: string; reason: string };
-
 /** Options for {@linkcode walkLuggage}. */
 export interface WalkOptions {
   /** Told about every entry that was skipped, and why. */
@@ -390,125 +385,134 @@ export interface WalkedLuggage {
  * @returns The luggage, and the worker's handle.
  */
 export function walkLuggage(paths: readonly string[], options: WalkOptions = {}): WalkedLuggage {
-  const found: Found[] = [];
   const early = earlyReader(options.readAhead);
+  const luggage: Luggage[] = [];
+  const skipped: [string, string][] = [];
+  let smallIndex = 0;
   try {
-    walkPaths(paths, found, early);
+    walkPaths(paths, {
+      file(root, name, size, absolute) {
+        if (size > SMALL_FILE) {
+          luggage.push({ name, size, open: () => fileStream(absolute, size) });
+          return;
+        }
+        early.small(absolute, size);
+        luggage.push(new SmallFile(name, size, root, smallIndex++));
+      },
+      skip: (absolute, reason) => void skipped.push([absolute, reason]),
+      folderDone: () => early.folderDone(),
+    }, early);
     early.end();
   } catch (error) {
     early.close();
     throw error;
   }
   const onSkip = options.onSkip ?? (() => {});
-  const luggage: Luggage[] = [];
-  let smallIndex = 0;
-  for (const item of found) {
-    if (item.kind === "skip") {
-      onSkip(item.absolute, item.reason);
-      continue;
-    }
-    const { absolute, name, size } = item;
-    if (size > SMALL_FILE) {
-      luggage.push({ name, size, open: () => fileStream(absolute, size) });
-      continue;
-    }
-    luggage.push(new SmallFile(name, size, absolute, smallIndex++, early));
-  }
+  for (const [absolute, reason] of skipped) onSkip(absolute, reason);
   return { luggage, readingAhead: early.reader !== null, close: early.close };
 }
 
 /**
- * A small file a walk found: read ahead by the worker when there is one. A class, not an object
- * of closures: a walk of 70,000 files would otherwise hold three closures and their scopes for
- * each (about 250 bytes).
+ * Where a walk began: the path given (absolute), the name it takes in the pack, and the reader
+ * ahead of the walk. A file found under it keeps only this and its own name: its path is made
+ * again from the two when it is read (70,000 paths would otherwise be held to the end).
+ */
+interface WalkRoot {
+  readonly absolute: string;
+  readonly name: string;
+  readonly early: { readonly reader: ReadAhead | null };
+}
+
+/** The absolute path of the file called `name` under `root`. */
+function pathUnder(root: WalkRoot, name: string): string {
+  if (name === root.name) return root.absolute;
+  const rest = name.slice(root.name.length + 1);
+  return root.absolute.endsWith("/") ? root.absolute + rest : `${root.absolute}/${rest}`;
+}
+
+/**
+ * A small file a walk found: read ahead by the worker when there is one. A class of few
+ * fields, not an object of closures: a walk of 70,000 files would otherwise hold three
+ * closures, their scopes and a path for each.
  */
 class SmallFile implements Luggage {
-  /** A batch the worker read, or a fresh buffer: nobody else holds either. */
-  readonly readsOwnBytes = true;
-  readonly #absolute: string;
+  readonly #root: WalkRoot;
   readonly #index: number;
-  readonly #early: { readonly reader: ReadAhead | null };
-  #taken = false;
-  #deflated: Uint8Array | null = null;
+  /** What the worker deflated, once `read` has taken its bytes (undefined before). */
+  #deflated: Uint8Array | null | undefined = undefined;
 
-  constructor(
-    readonly name: string,
-    readonly size: number,
-    absolute: string,
-    index: number,
-    early: { readonly reader: ReadAhead | null },
-  ) {
-    this.#absolute = absolute;
+  constructor(readonly name: string, readonly size: number, root: WalkRoot, index: number) {
+    this.#root = root;
     this.#index = index;
-    this.#early = early;
+  }
+
+  /** A batch the worker read, or a fresh buffer: nobody else holds either. */
+  get readsOwnBytes(): boolean {
+    return true;
   }
 
   open(): ReadableStream<Uint8Array> {
-    return smallFileStream(this.#absolute);
+    return smallFileStream(pathUnder(this.#root, this.name));
   }
 
   async read(): Promise<Uint8Array> {
     // The worker's copy serves the first read only (its batch is gone after that).
-    const ahead = this.#taken ? null : this.#early.reader;
-    this.#taken = true;
+    const ahead = this.#deflated === undefined ? this.#root.early.reader : null;
     const bytes = ahead ? await ahead.take(this.#index) : null;
     this.#deflated = bytes ? ahead!.deflatedAt(this.#index) : null;
-    return bytes ?? readWholeSync(this.#absolute);
+    return bytes ?? readWholeSync(pathUnder(this.#root, this.name));
   }
 
   deflated(): Promise<Uint8Array | null> {
-    const made = this.#deflated;
+    const made = this.#deflated ?? null;
     this.#deflated = null;
     return Promise.resolve(made);
   }
 }
 
-/** What a walk tells as it goes: each small file found, and the end of each folder. */
-interface WalkListener {
-  small(absolute: string, size: number): void;
+/** What a walk tells as it goes: each file and what it skips, in order, and each folder's end. */
+interface WalkVisitor {
+  file(root: WalkRoot, name: string, size: number, absolute: string): void;
+  skip(absolute: string, reason: string): void;
   folderDone(): void;
 }
 
-/** Walks `paths` into `found`, telling `listener` of small files and folders as it goes. */
-function walkPaths(paths: readonly string[], found: Found[], listener: WalkListener): void {
-  const walkFolder = (absolute: string, name: string): void => {
+/** Walks `paths`, telling `visitor` what it finds as it goes. */
+function walkPaths(
+  paths: readonly string[],
+  visitor: WalkVisitor,
+  early: { readonly reader: ReadAhead | null },
+): void {
+  const walkFolder = (root: WalkRoot, absolute: string, name: string): void => {
     const entries = list(absolute);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const child = absolute.endsWith("/") ? absolute + entry.name : `${absolute}/${entry.name}`;
       const childName = `${name}/${entry.name}`;
       if (entry.kind.isSymlink) {
-        found.push({ kind: "skip", absolute: child, reason: "a symbolic link (not followed)" });
+        visitor.skip(child, "a symbolic link (not followed)");
         continue;
       }
       if (entry.kind.isDirectory) {
-        walkFolder(child, childName);
+        walkFolder(root, child, childName);
         continue;
       }
       // A file (or a type the listing did not tell): its size, and what it is, from lstat.
       const info = inspect(child, false);
-      if (info.isSymlink) {
-        found.push({ kind: "skip", absolute: child, reason: "a symbolic link (not followed)" });
-      } else if (info.isDirectory) {
-        walkFolder(child, childName);
-      } else if (info.isFile) {
-        found.push({ kind: "file", absolute: child, name: childName, size: info.size });
-        if (info.size <= SMALL_FILE) listener.small(child, info.size);
-      } else {
-        found.push({ kind: "skip", absolute: child, reason: "not a regular file or folder" });
-      }
+      if (info.isSymlink) visitor.skip(child, "a symbolic link (not followed)");
+      else if (info.isDirectory) walkFolder(root, child, childName);
+      else if (info.isFile) visitor.file(root, childName, info.size, child);
+      else visitor.skip(child, "not a regular file or folder");
     }
-    listener.folderDone();
+    visitor.folderDone();
   };
   for (const path of paths) {
     const absolute = absolutePath(path);
     const info = inspect(absolute, true);
-    const name = basename(absolute);
-    if (info.isFile) {
-      found.push({ kind: "file", absolute, name, size: info.size });
-      if (info.size <= SMALL_FILE) listener.small(absolute, info.size);
-    } else if (info.isDirectory) walkFolder(absolute, name);
-    else found.push({ kind: "skip", absolute, reason: "not a regular file or folder" });
+    const root: WalkRoot = { absolute, name: basename(absolute), early };
+    if (info.isFile) visitor.file(root, root.name, info.size, absolute);
+    else if (info.isDirectory) walkFolder(root, absolute, root.name);
+    else visitor.skip(absolute, "not a regular file or folder");
   }
 }
 
@@ -517,20 +521,22 @@ function walkPaths(paths: readonly string[], found: Found[], listener: WalkListe
  * then told of the rest at the end of each folder (or every {@linkcode HAND_OVER} files), so
  * that it reads while the walk goes on.
  */
-function earlyReader(options: WalkOptions["readAhead"]): WalkListener & {
+function earlyReader(options: WalkOptions["readAhead"]): {
+  small(absolute: string, size: number): void;
+  folderDone(): void;
   end(): void;
   close(): void;
   readonly reader: ReadAhead | null;
 } {
-  const paths: string[] = [];
-  const sizes: number[] = [];
-  let sent = 0;
+  // Only the paths not yet handed to the worker are held here.
+  let paths: string[] = [];
+  let sizes: number[] = [];
   let reader: ReadAhead | null = null;
   let unavailable = options === undefined;
   const send = () => {
-    if (unavailable || paths.length === sent) return;
+    if (unavailable || paths.length === 0) return;
     if (reader) {
-      reader.add(paths.slice(sent), sizes.slice(sent));
+      reader.add(paths, sizes);
     } else if (paths.length >= options!.from) {
       reader = readAhead(paths, {
         sizes,
@@ -542,14 +548,15 @@ function earlyReader(options: WalkOptions["readAhead"]): WalkListener & {
     } else {
       return;
     }
-    sent = paths.length;
+    paths = [];
+    sizes = [];
   };
   return {
     small(absolute, size) {
       if (unavailable) return;
       paths.push(absolute);
       sizes.push(size);
-      if (paths.length - sent >= HAND_OVER) send();
+      if (paths.length >= HAND_OVER) send();
     },
     folderDone: () => send(),
     end() {
