@@ -14,7 +14,8 @@ import {
 } from "../lib/format/bag.ts";
 import { portableDigests } from "../lib/bytes/digests.ts";
 import { bytesSource } from "../lib/bytes/source.ts";
-import { openZip, writeZip, zipToBytes } from "../lib/zip/mod.ts";
+import { openZip, writeZip, zipNameClash, zipToBytes } from "../lib/zip/mod.ts";
+import { NameIndex } from "../lib/zip/name_index.ts";
 import {
   auditEach,
   auditLuggage,
@@ -246,4 +247,78 @@ Deno.test("the manifest written line by line into one array is the text of its l
     }),
     { numRuns: RUNS },
   );
+});
+
+/** The clash check as it was written with maps of strings: the reference for NameIndex. */
+function clashByMaps(names: readonly string[]): { index: number; problem: string } | null {
+  const byKey = new Map<string, number>();
+  const folders = new Map<string, number>();
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index]!;
+    const directory = name.endsWith("/");
+    const key = directory ? name.slice(0, -1) : name;
+    const twin = byKey.get(key);
+    if (twin !== undefined) {
+      const first = names[twin]!;
+      const problem = first === name
+        ? "the name appears twice"
+        : first.endsWith("/") !== directory
+        ? `the name clashes with the ${first.endsWith("/") ? "directory" : "file"} "${first}"`
+        : `the name clashes with "${first}"`;
+      return { index, problem };
+    }
+    if (!directory && folders.has(key)) {
+      return {
+        index,
+        problem: `"${names[folders.get(key)!]}" lies inside the name, which is a file`,
+      };
+    }
+    for (let at = key.indexOf("/"); at !== -1; at = key.indexOf("/", at + 1)) {
+      const folder = key.slice(0, at);
+      const file = byKey.get(folder);
+      if (file !== undefined && !names[file]!.endsWith("/")) {
+        return { index, problem: `the name lies inside "${names[file]}", which is a file` };
+      }
+      if (!folders.has(folder)) folders.set(folder, index);
+    }
+    byKey.set(key, index);
+  }
+  return null;
+}
+
+Deno.test("the name index finds the clash the maps of strings found, and every name by its key", () => {
+  // Names that meet often, and pairs whose hashes are equal (FNV-1a), so that a hit must be
+  // confirmed by the name itself.
+  const segment = fc.constantFrom(
+    "a",
+    "b",
+    "costarring",
+    "liquid",
+    "declinate",
+    "macallums",
+    "x.txt",
+  );
+  const name = fc.tuple(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.boolean())
+    .map(([parts, directory]) => parts.join("/") + (directory ? "/" : ""));
+  fc.assert(
+    fc.property(fc.array(name, { maxLength: 40 }), (names) => {
+      assert.deepEqual(zipNameClash(names), clashByMaps(names), JSON.stringify(names));
+      const clash = clashByMaps(names);
+      const kept = clash === null ? names : names.slice(0, clash.index);
+      const index = new NameIndex((at) => kept[at]!);
+      for (const n of kept) assert.equal(index.add(n), null);
+      kept.forEach((n, at) => assert.equal(index.find(n), at));
+      for (const other of ["liquid", "costarring/x", "zzz"]) {
+        const at = kept.findIndex((n) => n.replace(/\/$/, "") === other);
+        assert.equal(index.find(other), at);
+      }
+    }),
+    { numRuns: 2000 },
+  );
+  // Many names: the tables grow, and each name is still found.
+  const many = Array.from({ length: 20_000 }, (_, i) => `d${i % 97}/f${i}.txt`);
+  assert.deepEqual(zipNameClash([...many, "d5"]), {
+    index: many.length,
+    problem: `"d5/f5.txt" lies inside the name, which is a file`,
+  });
 });

@@ -31,6 +31,7 @@ import {
 } from "../bytes/mod.ts";
 import type { Inflater } from "./deflate.ts";
 import { CentralRecords } from "./directory.ts";
+import { NameIndex } from "./name_index.ts";
 import {
   canReadInto,
   openBody,
@@ -280,9 +281,9 @@ export async function openZip(
   const digests = options.digests ?? portableDigests;
   let records: CentralRecords;
   let comment: Uint8Array;
-  let byKey: ReadonlyMap<string, number>;
+  let names: NameIndex;
   try {
-    ({ records, comment, byKey } = await readStructure(source, limits));
+    ({ records, comment, names } = await readStructure(source, limits));
   } catch (error) {
     throw asReadError(error);
   }
@@ -291,7 +292,7 @@ export async function openZip(
     entries,
     comment,
     find(name: string): ZipEntry | undefined {
-      const entry = entries[byKey.get(clashKey(name)) ?? -1];
+      const entry = entries[names.find(name)];
       return entry?.name === name ? entry : undefined;
     },
     metadata(entry: ZipEntry): ZipEntryMetadata {
@@ -396,59 +397,12 @@ export function zipNameProblem(
 export function zipNameClash(
   names: readonly string[],
 ): { index: number; problem: string } | null {
-  return indexNames(names).clash;
-}
-
-/**
- * {@linkcode zipNameClash}, and the index of every name by key (the name without a directory's
- * "/") that it builds on the way, for the reader to find entries by name with.
- */
-function indexNames(names: readonly string[]): {
-  clash: { index: number; problem: string } | null;
-  byKey: Map<string, number>;
-} {
-  // Each name is held against the ones before it, by key: the first that clashes with an
-  // earlier one is the answer. One map holds every key (a map of tens of thousands of keys is
-  // megabytes of table): whether a key is a file's, that nothing may lie inside, is read from
-  // its name.
-  const byKey = new Map<string, number>();
-  /** Every folder some earlier name lies inside (the first such name). */
-  const folders = new Map<string, number>();
-  for (let index = 0; index < names.length; index++) {
-    const name = names[index]!;
-    const directory = name.endsWith("/");
-    const key = clashKey(name);
-    const twin = byKey.get(key);
-    if (twin !== undefined) {
-      const first = names[twin]!;
-      const problem = first === name
-        ? "the name appears twice"
-        : first.endsWith("/") !== directory
-        ? `the name clashes with the ${first.endsWith("/") ? "directory" : "file"} "${first}"`
-        : `the name clashes with "${first}"`;
-      return { clash: { index, problem }, byKey };
-    }
-    if (!directory && folders.has(key)) {
-      const problem = `"${names[folders.get(key)!]}" lies inside the name, which is a file`;
-      return { clash: { index, problem }, byKey };
-    }
-    for (let at = key.indexOf("/"); at !== -1; at = key.indexOf("/", at + 1)) {
-      const folder = key.slice(0, at);
-      const file = byKey.get(folder);
-      if (file !== undefined && !names[file]!.endsWith("/")) {
-        const problem = `the name lies inside "${names[file]}", which is a file`;
-        return { clash: { index, problem }, byKey };
-      }
-      if (!folders.has(folder)) folders.set(folder, index);
-    }
-    byKey.set(key, index);
+  const index = new NameIndex((at) => names[at]!);
+  for (let at = 0; at < names.length; at++) {
+    const problem = index.add(names[at]!);
+    if (problem !== null) return { index: at, problem };
   }
-  return { clash: null, byKey };
-}
-
-/** A name's clash key: a directory entry's without its "/". */
-function clashKey(name: string): string {
-  return name.endsWith("/") ? name.slice(0, -1) : name;
+  return null;
 }
 
 /**
@@ -792,7 +746,7 @@ function checkUnicodePath(record: Uint8Array | undefined, name: string, where: s
 async function readStructure(
   source: ByteSource,
   limits: ZipLimits,
-): Promise<{ records: CentralRecords; comment: Uint8Array; byKey: Map<string, number> }> {
+): Promise<{ records: CentralRecords; comment: Uint8Array; names: NameIndex }> {
   const end = await readEnd(source);
   const { count, cdOffset, cdSize, cdEnd } = end;
   if (count > limits.maxEntries) {
@@ -813,13 +767,16 @@ async function readStructure(
   }
 
   const records = await readCentralDirectory(source, end, limits);
-  const { clash, byKey } = indexNames(records.entries.map((entry) => entry.name));
-  if (clash !== null) {
-    const name = records.entries[clash.index]!.name;
-    throw new TaskPackReadError("zip-duplicate-name", name, clash.problem);
+  // Each name held against the ones before it (as zipNameClash does), into the index that
+  // finds entries by name afterwards.
+  const entries = records.entries;
+  const names = new NameIndex((at) => entries[at]!.name);
+  for (const entry of entries) {
+    const problem = names.add(entry.name);
+    if (problem !== null) throw new TaskPackReadError("zip-duplicate-name", entry.name, problem);
   }
   await checkLocalRecords(source, records, cdOffset);
-  return { records, comment: end.comment, byKey };
+  return { records, comment: end.comment, names };
 }
 
 async function readCentralDirectory(

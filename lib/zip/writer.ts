@@ -22,8 +22,16 @@
  *
  * @module
  */
-import { borrowChunks, type Digests, portableDigests, readAllBytes, utf8 } from "../bytes/mod.ts";
-import { DEFAULT_ZIP_LIMITS, zipNameClash, zipNameProblem } from "./reader.ts";
+import {
+  borrowChunks,
+  decodeUtf8Strict,
+  type Digests,
+  portableDigests,
+  readAllBytes,
+  utf8,
+} from "../bytes/mod.ts";
+import { DEFAULT_ZIP_LIMITS, zipNameProblem } from "./reader.ts";
+import { NameIndex } from "./name_index.ts";
 import { type Deflater, platformDeflater } from "./deflate.ts";
 
 /** An entry whose bytes are in memory: the writer computes its CRC and picks stored or deflated. */
@@ -372,6 +380,8 @@ interface Written {
 class CentralDirectory {
   #bytes = new Uint8Array(1 << 16);
   #length = 0;
+  /** Where each entry's header starts. */
+  #starts = new Float64Array(64);
   /** Entries added. */
   count = 0;
 
@@ -382,9 +392,22 @@ class CentralDirectory {
       grown.set(this.#bytes.subarray(0, this.#length));
       this.#bytes = grown;
     }
+    if (this.count === this.#starts.length) {
+      const starts = new Float64Array(2 * this.count);
+      starts.set(this.#starts);
+      this.#starts = starts;
+    }
+    this.#starts[this.count] = this.#length;
     this.#bytes.set(header, this.#length);
     this.#length += header.length;
     this.count++;
+  }
+
+  /** The name of entry `index`, read back from its header. */
+  nameAt(index: number): string {
+    const start = this.#starts[index]!;
+    const length = this.#bytes[start + 28]! | (this.#bytes[start + 29]! << 8);
+    return decodeUtf8Strict(this.#bytes.subarray(start + 46, start + 46 + length));
   }
 
   /** The headers so far, in order. */
@@ -488,7 +511,9 @@ async function* produce(
 ): AsyncGenerator<Uint8Array> {
   const out = new Output();
   const central = new CentralDirectory();
-  const names: string[] = [];
+  // Each name is held against the ones before it as it comes (as zipNameClash does), read
+  // back from the central directory when a hash says it may clash: no list of names is kept.
+  const names = new NameIndex((index) => central.nameAt(index));
   const upcoming = Array.isArray(entries) || !(Symbol.asyncIterator in entries)
     ? new UpcomingEntries(entries as Iterable<ZipWriteEntry>)
     : null;
@@ -511,7 +536,10 @@ async function* produce(
         entry = next.value;
       }
       const nameBytes = checkName(entry?.name);
-      names.push(entry.name);
+      const clash = names.add(entry.name);
+      if (clash !== null) {
+        throw new TypeError(`Cannot write zip: ${JSON.stringify(entry.name)}: ${clash}`);
+      }
       const offset = out.offset;
       if ("bytes" in entry) {
         const bytes = entry.bytes;
@@ -667,13 +695,6 @@ async function* produce(
         // The failure that stopped the walk is the one to report.
       }
     }
-  }
-
-  const clash = zipNameClash(names);
-  if (clash !== null) {
-    throw new TypeError(
-      `Cannot write zip: ${JSON.stringify(names[clash.index])}: ${clash.problem}`,
-    );
   }
 
   const cdOffset = out.offset;
