@@ -24,8 +24,10 @@ import {
   encodeBag,
   land,
   luggageFromBytes,
+  portabilityWarnings,
   preparePack,
   TaskPackReadError,
+  windowsProblem,
 } from "../mod.ts";
 
 const RUNS = 100;
@@ -321,4 +323,66 @@ Deno.test("the name index finds the clash the maps of strings found, and every n
     index: many.length,
     problem: `"d5/f5.txt" lies inside the name, which is a file`,
   });
+});
+
+/** The portability warnings as they were written with maps of strings: the reference. */
+function warningsByMaps(names: readonly string[]): unknown[] {
+  const warnings: unknown[] = [];
+  const files = new Map<string, string>();
+  const folders = new Map<string, string>();
+  for (const name of names) {
+    const windows = windowsProblem(name);
+    if (windows) warnings.push({ name, systems: "Windows", reason: windows });
+    const form = name.normalize("NFC");
+    const key = form.toLowerCase();
+    let clash = files.get(key) ?? folders.get(key);
+    let part = form;
+    for (let at = form.indexOf("/"); at !== -1; at = form.indexOf("/", at + 1)) {
+      const folder = form.slice(0, at);
+      const folderKey = folder.toLowerCase();
+      if (clash === undefined && files.has(folderKey)) {
+        clash = files.get(folderKey)!;
+        part = folder;
+      }
+      if (!folders.has(folderKey)) folders.set(folderKey, name);
+    }
+    if (clash !== undefined) {
+      const sameCase = clash.normalize("NFC").startsWith(part);
+      warnings.push({
+        name,
+        systems: sameCase
+          ? "file systems that normalise Unicode: macOS"
+          : "case-insensitive file systems: Windows, macOS",
+        reason: sameCase
+          ? `it and "${clash}" differ only in Unicode normalisation form`
+          : `it and "${clash}" differ only in letter case`,
+        clashesWith: clash,
+      });
+    }
+    if (!files.has(key)) files.set(key, name);
+  }
+  return warnings;
+}
+
+Deno.test("the portability warnings from hashed keys are the ones the maps of keys gave", () => {
+  const segment = fc.constantFrom(
+    "a",
+    "A",
+    "é",
+    "e\u0301",
+    "İ",
+    "liquid",
+    "costarring",
+    "con.txt",
+    "Docs",
+    "docs",
+    "x:y",
+  );
+  const name = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join("/"));
+  fc.assert(
+    fc.property(fc.array(name, { maxLength: 30 }), (names) => {
+      assert.deepEqual(portabilityWarnings(names), warningsByMaps(names), JSON.stringify(names));
+    }),
+    { numRuns: 3000 },
+  );
 });

@@ -47,7 +47,7 @@ import {
   type ReadLimits,
 } from "./read.ts";
 import { luggageNameProblems, packObjectProblems } from "./refuse.ts";
-import { type PortabilityWarning, portabilityWarnings } from "./host_names.ts";
+import { type PortabilityWarning, portabilityWarningsOf } from "./host_names.ts";
 import { isPortableScope, sealPack } from "./seal.ts";
 import type { Inflater } from "../zip/mod.ts";
 
@@ -124,6 +124,12 @@ export async function judge(
     return unreadable(error, await sniff(source));
   }
   let digest: string | null = null;
+  // The luggage names, made as each check asks for them: no list of 70,000 is held.
+  const names: Iterable<string> = {
+    *[Symbol.iterator]() {
+      for (const file of decoded.luggage) yield file.name;
+    },
+  };
   try {
     for (const deviation of decoded.deviations) {
       fail(deviation.check, `${deviation.where}: ${deviation.detail}`);
@@ -153,7 +159,7 @@ export async function judge(
       }
     });
     judgeObject(decoded.object, fail);
-    for (const problem of luggageNameProblems(decoded.luggage.map((file) => file.name))) {
+    for (const problem of luggageNameProblems(names)) {
       fail("C7", `${problem.where}: ${problem.detail}`);
     }
     digest = await judgeRoundTrip(decoded, sums, digests, fail);
@@ -165,7 +171,10 @@ export async function judge(
       }`,
     );
   }
-  const warnings = portabilityWarnings(decoded.luggage.map((file) => file.name));
+  const warnings = portabilityWarningsOf(
+    decoded.luggage.length,
+    (index) => decoded.luggage[index]!.name,
+  );
   return report(decoded.encoding, digest, failures, new Set(), warnings);
 }
 

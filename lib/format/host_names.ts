@@ -9,6 +9,8 @@
  *
  * @module
  */
+import { HashSlots, hashText } from "../bytes/mod.ts";
+
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 const WINDOWS_FORBIDDEN = /[:*?"<>|]/;
 const WINDOWS_FORBIDDEN_ALL = /[:*?"<>|]/g;
@@ -52,41 +54,112 @@ export interface PortabilityWarning {
  * ```
  */
 export function portabilityWarnings(names: readonly string[]): PortabilityWarning[] {
+  return portabilityWarningsOf(names.length, (index) => names[index]!);
+}
+
+/**
+ * {@linkcode portabilityWarnings} of `count` names that `nameAt` makes when asked (again for an
+ * earlier one, to confirm a clash): a caller need not hold a list of them.
+ */
+export function portabilityWarningsOf(
+  count: number,
+  nameAt: (index: number) => string,
+): PortabilityWarning[] {
   const warnings: PortabilityWarning[] = [];
-  // Clash keys (NFC, lower case) of files and of the folders names lie in, with the first name.
-  const files = new Map<string, string>();
-  const folders = new Map<string, string>();
-  for (const name of names) {
+  // Clash keys (NFC, lower case) of files, and of the folders names lie in, each kept as the
+  // first name that has it: hashed, and confirmed by making that name's key again (a map of
+  // 70,000 keys would be megabytes of table and a string more per name).
+  const files = new HashSlots();
+  const folders = new HashSlots();
+  /** For each folder: the index of the first name inside it, and where the folder ends. */
+  const folderName: number[] = [];
+  const folderEnd: number[] = [];
+  for (let index = 0; index < count; index++) {
+    const name = nameAt(index);
     const windows = windowsProblem(name);
     if (windows) warnings.push({ name, systems: WINDOWS, reason: windows });
-    const form = name.normalize("NFC");
-    const key = form.toLowerCase();
-    let clash = files.get(key) ?? folders.get(key);
+    const form = nfc(name);
+    const key = foldedKey(form, form.length);
+    const hash = hashText(key.text, 0, key.end);
+    const sameKey = (other: ClashKey) => other.end === key.end && samePrefix(other, key);
+    const twin = files.find(hash, (i) => sameKey(foldedKey(nfc(nameAt(i)), -1)));
+    let clash = twin;
+    if (clash === -1) {
+      const folder = folders.find(
+        hash,
+        (f) => sameKey(foldedKey(nfc(nameAt(folderName[f]!)), folderEnd[f]!)),
+      );
+      if (folder !== -1) clash = folderName[folder]!;
+    }
     let part = form;
     for (let at = form.indexOf("/"); at !== -1; at = form.indexOf("/", at + 1)) {
-      const folder = form.slice(0, at);
-      const folderKey = folder.toLowerCase();
-      if (clash === undefined && files.has(folderKey)) {
-        clash = files.get(folderKey)!;
-        part = folder;
+      const folder = foldedKey(form, at);
+      const folderHash = hashText(folder.text, 0, folder.end);
+      const sameFolder = (other: ClashKey) => other.end === folder.end && samePrefix(other, folder);
+      if (clash === -1) {
+        const file = files.find(folderHash, (i) => sameFolder(foldedKey(nfc(nameAt(i)), -1)));
+        if (file !== -1) {
+          clash = file;
+          part = form.slice(0, at);
+        }
       }
-      if (!folders.has(folderKey)) folders.set(folderKey, name);
+      const known = folders.find(
+        folderHash,
+        (f) => sameFolder(foldedKey(nfc(nameAt(folderName[f]!)), folderEnd[f]!)),
+      );
+      if (known === -1) {
+        folders.add(folderHash, folderName.length);
+        folderName.push(index);
+        folderEnd.push(at);
+      }
     }
-    if (clash !== undefined) {
+    if (clash !== -1) {
+      const earlier = nameAt(clash);
       // Equal in NFC as written: only the normalisation form differs, not the letter case.
-      const sameCase = clash.normalize("NFC").startsWith(part);
+      const sameCase = nfc(earlier).startsWith(part);
       warnings.push({
         name,
         systems: sameCase ? NORMALISING : CASE_INSENSITIVE,
         reason: sameCase
-          ? `it and "${clash}" differ only in Unicode normalisation form`
-          : `it and "${clash}" differ only in letter case`,
-        clashesWith: clash,
+          ? `it and "${earlier}" differ only in Unicode normalisation form`
+          : `it and "${earlier}" differ only in letter case`,
+        clashesWith: earlier,
       });
     }
-    if (!files.has(key)) files.set(key, name);
+    if (twin === -1) files.add(hash, index);
   }
   return warnings;
+}
+
+/** ASCII without capital letters: a name (or folder) that is its own NFC form and clash key. */
+const PLAIN = /^[\x00-\x40\x5b-\x7f]*$/;
+
+/** A name's NFC form (itself when plain, without making a copy). */
+function nfc(name: string): string {
+  return PLAIN.test(name) ? name : name.normalize("NFC");
+}
+
+/** A clash key: the first `end` characters of `text`. */
+interface ClashKey {
+  text: string;
+  end: number;
+}
+
+/**
+ * The clash key of the first `end` characters of an NFC form (all of it for -1): the form
+ * itself, without a copy, when they are plain; else that part in lower case.
+ */
+function foldedKey(form: string, end: number): ClashKey {
+  const length = end === -1 ? form.length : end;
+  if (PLAIN.test(form)) return { text: form, end: length };
+  const folded = form.slice(0, length).toLowerCase();
+  return { text: folded, end: folded.length };
+}
+
+/** Whether two keys of one length agree. */
+function samePrefix(a: ClashKey, b: ClashKey): boolean {
+  for (let i = 0; i < a.end; i++) if (a.text.charCodeAt(i) !== b.text.charCodeAt(i)) return false;
+  return true;
 }
 
 /**

@@ -176,8 +176,13 @@ export async function land(
   const sealed = sealPack(stripped);
   repairs.push(...sealed.repairs);
   assertPackable(sealed.pack, "land");
-  const names = decoded.luggage.map((file) => file.name);
-  const [named] = luggageNameProblems(names);
+  // The names, made as they are asked for: a list of 70,000 is made only for a host with rules.
+  const names = (): Iterable<string> => ({
+    *[Symbol.iterator]() {
+      for (const file of decoded.luggage) yield file.name;
+    },
+  });
+  const [named] = luggageNameProblems(names());
   if (named) throw new RefusalError(named.rule, named.where, named.detail, "land");
   const [carried] = decoded.zipCredentials;
   if (carried !== undefined) {
@@ -189,7 +194,10 @@ export async function land(
     );
   }
   // The host's answer comes before any luggage is read, so nothing is staged for a refusal.
-  const plan = planHostNames(names, options.host ?? POSIX_HOST, options.renameUnportable === true);
+  const host = options.host ?? POSIX_HOST;
+  const plan = host.windows || host.foldsCase || host.normalises
+    ? planHostNames([...names()], host, options.renameUnportable === true)
+    : { problem: null, renamed: [] };
   if (plan.problem) {
     throw new TaskPackReadError(
       "host-name",

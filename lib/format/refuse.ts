@@ -33,7 +33,7 @@ export interface Problem {
  * and a bag's manifest carries it). Each problem names the file by its position, never by its
  * name, which is the secret.
  *
- * @param names The luggage names, in pack order.
+ * @param names The luggage names, in pack order (a list, or made one by one as they are asked for).
  * @returns One `credential` problem per such name.
  *
  * @example Usage
@@ -47,9 +47,10 @@ export interface Problem {
  * ]);
  * ```
  */
-export function luggageNameProblems(names: readonly string[]): Problem[] {
+export function luggageNameProblems(names: Iterable<string>): Problem[] {
   const problems: Problem[] = [];
-  names.forEach((name, index) => {
+  let index = 0;
+  for (const name of names) {
     if (findCredential(name)) {
       problems.push({
         rule: "credential",
@@ -57,7 +58,8 @@ export function luggageNameProblems(names: readonly string[]): Problem[] {
         detail: "the luggage name looks like a credential",
       });
     }
-  });
+    index++;
+  }
   return problems;
 }
 
