@@ -24,6 +24,8 @@ import {
   encodeBag,
   land,
   luggageFromBytes,
+  luggageNameProblem,
+  luggageSetProblem,
   portabilityWarnings,
   preparePack,
   TaskPackReadError,
@@ -384,5 +386,37 @@ Deno.test("the portability warnings from hashed keys are the ones the maps of ke
       assert.deepEqual(portabilityWarnings(names), warningsByMaps(names), JSON.stringify(names));
     }),
     { numRuns: 3000 },
+  );
+});
+
+/** The set check as it was written with a set and a map of strings: the reference. */
+function setProblemByMaps(names: readonly string[]): { name: string; problem: string } | null {
+  const files = new Set<string>();
+  const folders = new Map<string, string>();
+  for (const name of names) {
+    const problem = luggageNameProblem(name);
+    if (problem) return { name, problem };
+    if (files.has(name)) return { name, problem: "the name appears twice" };
+    if (folders.has(name)) {
+      return { name, problem: `the name is also a folder of "${folders.get(name)}"` };
+    }
+    for (let at = name.indexOf("/"); at !== -1; at = name.indexOf("/", at + 1)) {
+      const folder = name.slice(0, at);
+      if (files.has(folder)) return { name, problem: `"${folder}" is a file, not a folder` };
+      if (!folders.has(folder)) folders.set(folder, name);
+    }
+    files.add(name);
+  }
+  return null;
+}
+
+Deno.test("the luggage set check from hashed names finds what the set of names found", () => {
+  const segment = fc.constantFrom("a", "b", "liquid", "costarring", "x.txt", "..", "");
+  const name = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join("/"));
+  fc.assert(
+    fc.property(fc.array(name, { maxLength: 30 }), (names) => {
+      assert.deepEqual(luggageSetProblem(names), setProblemByMaps(names), JSON.stringify(names));
+    }),
+    { numRuns: 5000 },
   );
 });

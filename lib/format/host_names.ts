@@ -74,40 +74,32 @@ export function portabilityWarningsOf(
   /** For each folder: the index of the first name inside it, and where the folder ends. */
   const folderName: number[] = [];
   const folderEnd: number[] = [];
+  const probe = new KeyProbe();
+  const isFile = (i: number) => probe.matches(nfc(nameAt(i)), -1);
+  const isFolder = (f: number) => probe.matches(nfc(nameAt(folderName[f]!)), folderEnd[f]!);
   for (let index = 0; index < count; index++) {
     const name = nameAt(index);
     const windows = windowsProblem(name);
     if (windows) warnings.push({ name, systems: WINDOWS, reason: windows });
     const form = nfc(name);
-    const key = foldedKey(form, form.length);
-    const hash = hashText(key.text, 0, key.end);
-    const sameKey = (other: ClashKey) => other.end === key.end && samePrefix(other, key);
-    const twin = files.find(hash, (i) => sameKey(foldedKey(nfc(nameAt(i)), -1)));
+    const hash = probe.set(form, -1);
+    const twin = files.find(hash, isFile);
     let clash = twin;
     if (clash === -1) {
-      const folder = folders.find(
-        hash,
-        (f) => sameKey(foldedKey(nfc(nameAt(folderName[f]!)), folderEnd[f]!)),
-      );
+      const folder = folders.find(hash, isFolder);
       if (folder !== -1) clash = folderName[folder]!;
     }
     let part = form;
     for (let at = form.indexOf("/"); at !== -1; at = form.indexOf("/", at + 1)) {
-      const folder = foldedKey(form, at);
-      const folderHash = hashText(folder.text, 0, folder.end);
-      const sameFolder = (other: ClashKey) => other.end === folder.end && samePrefix(other, folder);
+      const folderHash = probe.set(form, at);
       if (clash === -1) {
-        const file = files.find(folderHash, (i) => sameFolder(foldedKey(nfc(nameAt(i)), -1)));
+        const file = files.find(folderHash, isFile);
         if (file !== -1) {
           clash = file;
           part = form.slice(0, at);
         }
       }
-      const known = folders.find(
-        folderHash,
-        (f) => sameFolder(foldedKey(nfc(nameAt(folderName[f]!)), folderEnd[f]!)),
-      );
-      if (known === -1) {
+      if (folders.find(folderHash, isFolder) === -1) {
         folders.add(folderHash, folderName.length);
         folderName.push(index);
         folderEnd.push(at);
@@ -139,27 +131,39 @@ function nfc(name: string): string {
   return PLAIN.test(name) ? name : name.normalize("NFC");
 }
 
-/** A clash key: the first `end` characters of `text`. */
-interface ClashKey {
-  text: string;
-  end: number;
-}
-
 /**
- * The clash key of the first `end` characters of an NFC form (all of it for -1): the form
- * itself, without a copy, when they are plain; else that part in lower case.
+ * The clash key looked up: the first `end` characters of `text`. A plain form is its own key
+ * (no copy is made); any other part is folded to lower case.
  */
-function foldedKey(form: string, end: number): ClashKey {
-  const length = end === -1 ? form.length : end;
-  if (PLAIN.test(form)) return { text: form, end: length };
-  const folded = form.slice(0, length).toLowerCase();
-  return { text: folded, end: folded.length };
-}
+class KeyProbe {
+  #text = "";
+  #end = 0;
 
-/** Whether two keys of one length agree. */
-function samePrefix(a: ClashKey, b: ClashKey): boolean {
-  for (let i = 0; i < a.end; i++) if (a.text.charCodeAt(i) !== b.text.charCodeAt(i)) return false;
-  return true;
+  /** Looks up the key of the first `end` characters of an NFC form (all of it for -1). */
+  set(form: string, end: number): number {
+    const length = end === -1 ? form.length : end;
+    if (PLAIN.test(form)) {
+      this.#text = form;
+      this.#end = length;
+    } else {
+      this.#text = form.slice(0, length).toLowerCase();
+      this.#end = this.#text.length;
+    }
+    return hashText(this.#text, 0, this.#end);
+  }
+
+  /** Whether the key of the first `end` characters of `form` (all for -1) is the one looked up. */
+  matches(form: string, end: number): boolean {
+    const length = end === -1 ? form.length : end;
+    const plain = PLAIN.test(form);
+    const text = plain ? form : form.slice(0, length).toLowerCase();
+    const size = plain ? length : text.length;
+    if (size !== this.#end) return false;
+    for (let i = 0; i < size; i++) {
+      if (text.charCodeAt(i) !== this.#text.charCodeAt(i)) return false;
+    }
+    return true;
+  }
 }
 
 /**

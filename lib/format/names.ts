@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { HashSlots, hashText } from "../bytes/mod.ts";
 
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -102,23 +103,65 @@ export function nameClashKey(name: string): string {
 export function luggageSetProblem(
   names: readonly string[],
 ): { name: string; problem: string } | null {
-  const files = new Set<string>();
-  const folders = new Map<string, string>();
-  for (const name of names) {
+  // Names and folders by hash, each hit confirmed against the name itself: no set of 70,000
+  // names is built (megabytes of table, copied by the collector as it grows).
+  const files = new HashSlots();
+  const folders = new HashSlots();
+  /** For each folder: the first name inside it, and the folder's length. */
+  const folderFirst: string[] = [];
+  const folderLength: number[] = [];
+  // What a lookup confirms a hit against (the confirming functions are made once, not per name).
+  let probe = "";
+  let probeLength = 0;
+  const isFolder = (f: number) =>
+    folderLength[f] === probeLength && startsAlike(folderFirst[f]!, probe, probeLength);
+  const isFile = (i: number) =>
+    names[i]!.length === probeLength && startsAlike(names[i]!, probe, probeLength);
+  const findFolder = (name: string, length: number, hash: number) => {
+    probe = name;
+    probeLength = length;
+    return folders.find(hash, isFolder);
+  };
+  const findFile = (name: string, length: number, hash: number) => {
+    probe = name;
+    probeLength = length;
+    return files.find(hash, isFile);
+  };
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index]!;
     const problem = luggageNameProblem(name);
     if (problem) return { name, problem };
-    if (files.has(name)) return { name, problem: "the name appears twice" };
-    if (folders.has(name)) {
-      return { name, problem: `the name is also a folder of "${folders.get(name)}"` };
+    let hash = hashText("");
+    for (let at = 0; at < name.length; at++) {
+      if (name.charCodeAt(at) === 0x2f) {
+        if (findFile(name, at, hash) !== -1) {
+          return { name, problem: `"${name.slice(0, at)}" is a file, not a folder` };
+        }
+        if (findFolder(name, at, hash) === -1) {
+          folders.add(hash, folderFirst.length);
+          folderFirst.push(name);
+          folderLength.push(at);
+        }
+      }
+      hash = hashText(name, at, at + 1, hash);
     }
-    for (let at = name.indexOf("/"); at !== -1; at = name.indexOf("/", at + 1)) {
-      const folder = name.slice(0, at);
-      if (files.has(folder)) return { name, problem: `"${folder}" is a file, not a folder` };
-      if (!folders.has(folder)) folders.set(folder, name);
+    if (findFile(name, name.length, hash) !== -1) {
+      return { name, problem: "the name appears twice" };
     }
-    files.add(name);
+    const folder = findFolder(name, name.length, hash);
+    if (folder !== -1) {
+      return { name, problem: `the name is also a folder of "${folderFirst[folder]}"` };
+    }
+    files.add(hash, index);
   }
   return null;
+}
+
+/** Whether `a` and `b` agree in their first `length` characters (both have as many). */
+function startsAlike(a: string, b: string, length: number): boolean {
+  if (a.length < length || b.length < length) return false;
+  for (let i = 0; i < length; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
+  return true;
 }
 
 // The common case, decided by one regular expression rather than the rules one by one: ASCII

@@ -86,7 +86,10 @@ export class PreparedStore {
    */
   setDeflated(index: number, made: Uint8Array | Promise<Uint8Array>): void {
     if (made instanceof Uint8Array) {
-      this.#deflated.set(index, made);
+      // One deflated on this thread has a buffer of its own: copied into a slab, so that the
+      // store does not hold a buffer per file.
+      const own = made.byteOffset === 0 && made.byteLength === made.buffer.byteLength;
+      this.#deflated.set(index, own ? this.#copies.copy(made) : made);
       return;
     }
     this.#pending.set(index, made);

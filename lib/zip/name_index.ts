@@ -80,21 +80,29 @@ export class NameIndex {
     return this.#find(name, length, hashText(name, 0, length));
   }
 
+  // What a lookup confirms a hit against, set before each (the confirming functions are made
+  // once: a closure per lookup would be a few per name, and names come by the ten thousand).
+  #probe = "";
+  #probeLength = 0;
+  readonly #isKey = (index: number): boolean => {
+    const other = this.#nameAt(index);
+    const otherLength = other.endsWith("/") ? other.length - 1 : other.length;
+    return otherLength === this.#probeLength && samePrefix(other, this.#probe, otherLength);
+  };
+  readonly #isFolder = (folder: number): boolean =>
+    this.#folderLength[folder] === this.#probeLength &&
+    samePrefix(this.#folderFirst[folder]!, this.#probe, this.#probeLength);
+
   #find(name: string, length: number, hash: number): number {
-    return this.#keys.find(hash, (index) => {
-      const other = this.#nameAt(index);
-      const otherLength = other.endsWith("/") ? other.length - 1 : other.length;
-      return otherLength === length && samePrefix(other, name, length);
-    });
+    this.#probe = name;
+    this.#probeLength = length;
+    return this.#keys.find(hash, this.#isKey);
   }
 
   #findFolder(name: string, length: number, hash: number): number {
-    return this.#folders.find(
-      hash,
-      (folder) =>
-        this.#folderLength[folder] === length &&
-        samePrefix(this.#folderFirst[folder]!, name, length),
-    );
+    this.#probe = name;
+    this.#probeLength = length;
+    return this.#folders.find(hash, this.#isFolder);
   }
 
   /** Checks the folder of `name` ending at `at` against earlier files, then records it. */

@@ -488,7 +488,9 @@ function walkPaths(
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const child = absolute.endsWith("/") ? absolute + entry.name : `${absolute}/${entry.name}`;
-      const childName = `${name}/${entry.name}`;
+      // Joined, not concatenated: one flat string, where `+` makes a pair of the folder's name
+      // and the entry's (keeping both) that becomes a third string when first read through.
+      const childName = [name, entry.name].join("/");
       if (entry.kind.isSymlink) {
         visitor.skip(child, "a symbolic link (not followed)");
         continue;
