@@ -162,3 +162,76 @@ Deno.test("the ZIP writer feeds a copying deflater from one reused buffer, to th
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("the ZIP writer gives back each deflated chunk only once its sink is done with it", async () => {
+  // Letters at random: deflated blocks large enough to be worth filling again.
+  const text = new Uint8Array(3 * DEFLATE_BLOCK + 5);
+  for (let i = 0, x = 1; i < text.length; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    text[i] = 0x61 + (x >>> 28);
+  }
+  const crc32 = nativeDigests.crc32(text, 0);
+  const entry = {
+    name: "data/files/big.log",
+    size: text.length,
+    crc32,
+    compress: true,
+    open: () => ReadableStream.from([text.subarray(0, 1000), text.subarray(1000)]),
+  };
+  const modified = new Date(Date.UTC(2026, 10, 30, 12));
+  // A deflater that spoils every chunk it is given back: were one given back before the sink
+  // used it, the archive would differ.
+  const given: number[] = [];
+  const spoiling: Deflater = {
+    deflate: (bytes) => Promise.resolve(bytes),
+    deflateStream: () =>
+      new CompressionStream("deflate-raw") as TransformStream<Uint8Array, Uint8Array>,
+    recycle(chunk) {
+      given.push(chunk.length);
+      chunk.fill(0xff);
+    },
+  };
+  const plain: Deflater = { deflate: spoiling.deflate, deflateStream: spoiling.deflateStream };
+  const borrowed: Uint8Array[] = [];
+  await writeZipTo([entry], (chunk) => void borrowed.push(chunk.slice()), {
+    modified,
+    deflater: spoiling,
+  });
+  const expected = await streamBytes(writeZip([entry], { modified, deflater: plain }));
+  assert.deepEqual(concatBytes(borrowed), expected);
+  assert.ok(given.length > 0, "the writer gave chunks back");
+  // A stream's reader may keep its chunks: nothing is given back there.
+  given.length = 0;
+  assert.deepEqual(
+    await streamBytes(writeZip([entry], { modified, deflater: spoiling })),
+    expected,
+  );
+  assert.deepEqual(given, []);
+
+  // The pool sends what it is given back to its workers, to fill again: the same bytes.
+  const pool = deflatePool({ workers: 1 });
+  try {
+    const viaPool: Uint8Array[] = [];
+    for (let round = 0; round < 2; round++) {
+      const parts: Uint8Array[] = [];
+      await writeZipTo([entry], (chunk) => void parts.push(chunk.slice()), {
+        modified,
+        deflater: pool,
+      });
+      viaPool.push(concatBytes(parts));
+    }
+    assert.deepEqual(viaPool[1], viaPool[0]);
+    assert.ok(pool.held().outputs > 0, "output buffers came back to be filled again");
+    assert.deepEqual(
+      viaPool[0],
+      await streamBytes(
+        writeZip([entry], {
+          modified,
+          deflater: { deflate: pool.deflate, deflateStream: pool.deflateStream },
+        }),
+      ),
+    );
+  } finally {
+    pool.close();
+  }
+});

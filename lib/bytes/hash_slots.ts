@@ -30,6 +30,25 @@ export function hashText(text: string, start = 0, end = text.length, hash = SEED
 }
 
 /**
+ * Whether `a` and `b` both have at least `length` characters and agree in the first `length`:
+ * how a hit is confirmed against a key kept as the start of a longer string, without a slice.
+ *
+ * @example Usage
+ * ```ts
+ * import { startsAlike } from "./hash_slots.ts";
+ * import { assert } from "@std/assert";
+ *
+ * assert(startsAlike("docs/a.txt", "docs/b.txt", 5));
+ * assert(!startsAlike("docs", "docs/b.txt", 5));
+ * ```
+ */
+export function startsAlike(a: string, b: string, length: number): boolean {
+  if (a.length < length || b.length < length) return false;
+  for (let i = 0; i < length; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
  * Numbers (non-negative 32-bit integers) kept under hashes, several under one hash if need be.
  *
  * @example Usage

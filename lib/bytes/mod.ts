@@ -39,7 +39,7 @@ export { ByteViews } from "./byte_views.ts";
 export { borrowChunks, luggageChunks } from "./chunks.ts";
 export { crc32 } from "./crc32.ts";
 export { DigestTable } from "./digest_table.ts";
-export { HashSlots, hashText } from "./hash_slots.ts";
+export { HashSlots, hashText, startsAlike } from "./hash_slots.ts";
 export { type Digests, portableDigests, type Sha256Hasher, sha256Hex } from "./digests.ts";
 export { type ReadErrorCode, RefusalError, type RefusalRule, TaskPackReadError } from "./errors.ts";
 export { canonicalJson, FORBIDDEN_KEYS, isPlainObject, parseJsonStrict } from "./json.ts";

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { HashSlots, hashText } from "../bytes/mod.ts";
+import { HashSlots, hashText, startsAlike } from "../bytes/mod.ts";
 
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 const WINDOWS_FORBIDDEN = /[:*?"<>|]/;
@@ -158,11 +158,7 @@ class KeyProbe {
     const plain = PLAIN.test(form);
     const text = plain ? form : form.slice(0, length).toLowerCase();
     const size = plain ? length : text.length;
-    if (size !== this.#end) return false;
-    for (let i = 0; i < size; i++) {
-      if (text.charCodeAt(i) !== this.#text.charCodeAt(i)) return false;
-    }
-    return true;
+    return size === this.#end && startsAlike(text, this.#text, size);
   }
 }
 

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { HashSlots, hashText } from "../bytes/mod.ts";
+import { HashSlots, hashText, startsAlike } from "../bytes/mod.ts";
 
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -155,13 +155,6 @@ export function luggageSetProblem(
     files.add(hash, index);
   }
   return null;
-}
-
-/** Whether `a` and `b` agree in their first `length` characters (both have as many). */
-function startsAlike(a: string, b: string, length: number): boolean {
-  if (a.length < length || b.length < length) return false;
-  for (let i = 0; i < length; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
-  return true;
 }
 
 // The common case, decided by one regular expression rather than the rules one by one: ASCII

@@ -48,6 +48,10 @@ export class PreparedStore {
   #crcs: Uint32Array;
   #compress: Uint8Array;
 
+  /**
+   * @param deflater The deflater that deflates small files early, if any.
+   * @param capacity How many files to make room for at first.
+   */
   constructor(deflater: Deflater | null, capacity: number) {
     this.deflater = deflater;
     const room = Math.max(1, capacity);
@@ -104,22 +108,27 @@ export class PreparedStore {
     return this.#pending.get(index) ?? this.#deflated.get(index);
   }
 
+  /** The lower-case hex SHA-256 of the file at `index`. */
   sha256(index: number): string {
     return this.#digests.hex(index)!;
   }
 
+  /** The byte count of the file at `index`. */
   size(index: number): number {
     return this.#sizes[index]!;
   }
 
+  /** The CRC-32 of the file at `index`. */
   crc32(index: number): number {
     return this.#crcs[index]!;
   }
 
+  /** Whether the bag deflates the file at `index`. */
   compress(index: number): boolean {
     return this.#compress[index] === 1;
   }
 
+  /** The bytes of the file at `index`, when small enough to be held (a new view each time). */
   bytes(index: number): Uint8Array | null {
     return this.#bytes.get(index);
   }

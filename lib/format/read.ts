@@ -326,9 +326,9 @@ async function decodeBag(
     );
   }
 
-  // Payload manifest: every data/ file listed once, every listed file present. Digests are
-  // kept by entry, as bytes: no list of lines, and nothing of the manifest's text.
-  // Its bytes are checked as UTF-8 in pieces and read line by line: never one string.
+  // Payload manifest: every data/ file listed once, every listed file present. Its bytes are
+  // checked as UTF-8 in pieces and read line by line (never one string, nor a list of lines),
+  // and the digests are kept by entry, as bytes.
   const manifestBytes = tagFiles["manifest-sha256.txt"];
   let declared = new DigestTable(zip.entries.length);
   if (manifestBytes !== undefined && !isValidUtf8(manifestBytes)) {
@@ -354,13 +354,11 @@ async function decodeBag(
       declared = new DigestTable(1);
     } else {
       for (const path of wrong) {
-        if (!path.startsWith("data/")) {
+        if (path.startsWith("data/")) {
+          fatal(path, "listed in manifest-sha256.txt but missing from the bag", "bag-manifest");
+        } else {
           fatal("manifest-sha256.txt", `it lists "${path}", outside data/`, "bag-manifest");
-        } else {fatal(
-            path,
-            "listed in manifest-sha256.txt but missing from the bag",
-            "bag-manifest",
-          );}
+        }
       }
     }
     for (const entry of zip.entries) {

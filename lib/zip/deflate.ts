@@ -59,6 +59,14 @@ export interface Deflater {
    * flat however large the entry is.
    */
   readonly streamCopiesInput?: boolean;
+  /**
+   * Takes back an output chunk of {@linkcode Deflater.deflateStream} that its reader is done
+   * with for good, so that its buffer may be filled again: a deflater that hands out a fresh
+   * buffer per block (made on another thread, say) then cycles through a few instead of leaving
+   * one per block for the collector. The ZIP writer calls it only when its sink is done with
+   * each chunk by the time its write returns (`writeZipTo`).
+   */
+  recycle?(chunk: Uint8Array): void;
 }
 
 /**

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { HashSlots, hashText } from "../bytes/mod.ts";
+import { HashSlots, hashText, startsAlike } from "../bytes/mod.ts";
 
 /**
  * The names of an archive, added one at a time, each checked against those before it as
@@ -87,11 +87,11 @@ export class NameIndex {
   readonly #isKey = (index: number): boolean => {
     const other = this.#nameAt(index);
     const otherLength = other.endsWith("/") ? other.length - 1 : other.length;
-    return otherLength === this.#probeLength && samePrefix(other, this.#probe, otherLength);
+    return otherLength === this.#probeLength && startsAlike(other, this.#probe, otherLength);
   };
   readonly #isFolder = (folder: number): boolean =>
     this.#folderLength[folder] === this.#probeLength &&
-    samePrefix(this.#folderFirst[folder]!, this.#probe, this.#probeLength);
+    startsAlike(this.#folderFirst[folder]!, this.#probe, this.#probeLength);
 
   #find(name: string, length: number, hash: number): number {
     this.#probe = name;
@@ -123,11 +123,4 @@ export class NameIndex {
     this.#folderLength[folder] = at;
     return null;
   }
-}
-
-/** Whether `a` and `b` both have at least `length` characters and the first `length` agree. */
-function samePrefix(a: string, b: string, length: number): boolean {
-  if (a.length < length || b.length < length) return false;
-  for (let i = 0; i < length; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
-  return true;
 }

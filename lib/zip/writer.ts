@@ -658,12 +658,15 @@ async function* produce(
       let emitted = 0;
       let done = false;
       try {
+        // Borrowed output is done with once handed on: a deflater may fill its buffer again.
+        const recycle = compress && settings.borrow ? settings.deflater.recycle : undefined;
         while (true) {
           const result = await reader.read();
           if (result.done) break;
           emitted += result.value.length;
           out.write(result.value);
           for (const chunk of out.take()) yield chunk;
+          recycle?.call(settings.deflater, result.value);
         }
         done = true;
         if (feeding) await feeding;

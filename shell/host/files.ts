@@ -458,8 +458,9 @@ class SmallFile implements Luggage {
   async read(): Promise<Uint8Array> {
     // The worker's copy serves the first read only (its batch is gone after that).
     const ahead = this.#deflated === undefined ? this.#root.early.reader : null;
+    this.#deflated = null;
     const bytes = ahead ? await ahead.take(this.#index) : null;
-    this.#deflated = bytes ? ahead!.deflatedAt(this.#index) : null;
+    if (bytes) this.#deflated = ahead!.deflatedAt(this.#index);
     return bytes ?? readWholeSync(pathUnder(this.#root, this.name));
   }
 

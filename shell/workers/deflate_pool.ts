@@ -41,6 +41,18 @@ const WORKER_QUEUE = 2 * DEFLATE_BLOCK;
  * however well its bytes compress.
  */
 export const BLOCKS_AHEAD_PER_WORKER = 2;
+/** Output buffers smaller than this are not worth sending back to be filled again. */
+const MIN_OUTPUT = 64 * 1024;
+/**
+ * The size of a fresh output buffer once outputs come back to be refilled: room for the block
+ * deflated with some to spare (a quarter, in 64 KiB steps), so that the next block fits too.
+ *
+ * @param size The deflated block's size.
+ * @returns The buffer's size.
+ */
+export function roomFor(size: number): number {
+  return Math.ceil((size + size / 4) / MIN_OUTPUT) * MIN_OUTPUT;
+}
 
 /**
  * Deflates one block (raw DEFLATE, level 6): ended with a sync flush, or finished when `last`.
@@ -57,6 +69,17 @@ export function deflateBlock(bytes: Uint8Array, last: boolean): Uint8Array {
     ? new Uint8Array(out.buffer, 0, out.byteLength)
     : new Uint8Array(out);
 }
+
+/**
+ * Deflates one block as {@linkcode deflateBlock} does. With `target`, the output goes into the
+ * buffer it gives for that many bytes (its start; it may be larger), or into a fresh one of
+ * exactly that size when it gives none.
+ */
+export type BlockDeflate = (
+  bytes: Uint8Array,
+  last: boolean,
+  target?: (size: number) => ArrayBuffer | null,
+) => Uint8Array;
 
 /** zlib's output per call in `deflateRawSync` (Node's and Deno's `Z_DEFAULT_CHUNK`). */
 const ZLIB_CHUNK = 16 * 1024;
@@ -84,7 +107,7 @@ const ZLIB_CHUNK = 16 * 1024;
  * assert.deepEqual(deflate(text, true), deflateBlock(text, true));
  * ```
  */
-export function blockDeflater(): (bytes: Uint8Array, last: boolean) => Uint8Array {
+export function blockDeflater(): BlockDeflate {
   let engine: ZlibEngine | null;
   try {
     engine = zlibEngine(createDeflateRaw());
@@ -94,7 +117,7 @@ export function blockDeflater(): (bytes: Uint8Array, last: boolean) => Uint8Arra
   if (engine === null) return deflateBlock;
   const { handle, state } = engine;
   let out = new Uint8Array(DEFLATE_BLOCK + DEFLATE_BLOCK / 8);
-  const deflate = (bytes: Uint8Array, last: boolean): Uint8Array => {
+  const deflate: BlockDeflate = (bytes, last, target) => {
     handle.reset();
     const flush = last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH;
     let inOffset = 0;
@@ -114,7 +137,11 @@ export function blockDeflater(): (bytes: Uint8Array, last: boolean) => Uint8Arra
       inLength = availableIn;
       if (availableOut !== 0) break;
     }
-    return out.slice(0, produced);
+    const into = target?.(produced);
+    if (!into) return out.slice(0, produced);
+    const result = new Uint8Array(into, 0, produced);
+    result.set(out.subarray(0, produced));
+    return result;
   };
   try {
     // The probe: a few blocks' worth of what zlib treats differently (runs, text, noise).
@@ -145,9 +172,10 @@ export interface DeflatePool extends Deflater {
   close(): void;
   /**
    * What the pool holds now, for tests of its bounds: blocks of streamed input being filled or
-   * waiting to be deflated (`blocks`), and block buffers kept for reuse (`spare`).
+   * waiting to be deflated (`blocks`), block buffers kept for reuse (`spare`), and output
+   * buffers given back (`recycle`) waiting to go to a worker (`outputs`).
    */
-  held(): { blocks: number; spare: number };
+  held(): { blocks: number; spare: number; outputs: number };
 }
 
 interface Job {
@@ -199,7 +227,7 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
   let nextId = 0;
   let scheduled = false;
   let closed = false;
-  let inline: ((bytes: Uint8Array, last: boolean) => Uint8Array) | null = null;
+  let inline: BlockDeflate | null = null;
   // Block buffers come back from the workers with the deflated bytes and are cut again: a
   // stream of any length goes through the same few buffers (fresh ones would pile up as
   // garbage in every worker and here until the collector runs, tens of MiB each).
@@ -217,6 +245,11 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
       spare.length < maxSpare
     ) spare.push(buffer);
   };
+  // Deflated blocks the writer is done with (`recycle`) go back to the workers with the next
+  // batches, to be filled again: a worker's fresh output buffer per block would otherwise wait
+  // here for the collector, which runs rarely on this small heap (tens of MiB of them).
+  const spareOut: ArrayBuffer[] = [];
+  let recycling = false;
   /** A block taken here and not sent to a worker, done with. */
   const returnBlock = (buffer: ArrayBufferLike) => {
     blocksOut--;
@@ -295,7 +328,9 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
         job.bytes.buffer as ArrayBuffer
       );
       if (shared.length > 0) transfer.push(pack.buffer);
-      slot.worker.postMessage({ id, blocks }, transfer);
+      const outputs = spareOut.splice(0, jobs.length);
+      transfer.push(...outputs);
+      slot.worker.postMessage({ id, blocks, outputs, roomy: recycling }, transfer);
     }
   };
 
@@ -383,10 +418,20 @@ export function deflatePool(options: { workers?: number } = {}): DeflatePool {
     deflateStream,
     // Each chunk is copied into a block before its write resolves.
     streamCopiesInput: true,
+    recycle(chunk: Uint8Array): void {
+      recycling = true;
+      const buffer = chunk.buffer;
+      // Only a buffer a worker made for one block: the chunk is its start.
+      if (
+        buffer instanceof ArrayBuffer && chunk.byteOffset === 0 &&
+        buffer.byteLength >= MIN_OUTPUT &&
+        spareOut.length < maxSpare
+      ) spareOut.push(buffer);
+    },
     warm(): void {
       while (!closed && slots.length < count) slots.push(spawn());
     },
-    held: () => ({ blocks: blocksOut, spare: spare.length }),
+    held: () => ({ blocks: blocksOut, spare: spare.length, outputs: spareOut.length }),
     close(): void {
       closed = true;
       for (const slot of slots) {
