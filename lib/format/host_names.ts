@@ -123,8 +123,8 @@ export function portabilityWarningsOf(
   return warnings;
 }
 
-/** ASCII without capital letters: a name (or folder) that is its own NFC form and clash key. */
-const PLAIN = /^[\x00-\x40\x5b-\x7f]*$/;
+/** Printable ASCII without capital letters: a name (or folder) that is its own NFC form and key. */
+const PLAIN = /^[\x20-\x40\x5b-\x7e]*$/;
 
 /** A name's NFC form (itself when plain, without making a copy). */
 function nfc(name: string): string {
