@@ -120,6 +120,14 @@ export async function luggageOut(
   // Files are staged in the order they are checked, which is the luggage's own: a list of them
   // is gone through beside the luggage (a set of 70,000 would be megabytes of table).
   const staged: ReadLuggage[] = [];
+  /** The luggage not staged yet, in order. */
+  function* unstaged(luggage: readonly ReadLuggage[]): Generator<ReadLuggage> {
+    let next = 0;
+    for (const file of luggage) {
+      if (file === staged[next]) next++;
+      else yield file;
+    }
+  }
 
   const inFlight = new Set<Promise<void>>();
   let failure: { error: unknown } | null = null;
@@ -143,17 +151,9 @@ export async function luggageOut(
         // creating a file costs far more than writing 1 KiB into it, and creations overlap
         // well. Thousands of them are created by a worker, on another core.
         let small = 0;
-        for (let i = 0, next = 0; i < luggage.length; i++) {
-          if (luggage[i] === staged[next]) next++;
-          else if (luggage[i]!.size <= SMALL_EXTRACT) small++;
-        }
+        for (const file of unstaged(luggage)) if (file.size <= SMALL_EXTRACT) small++;
         if (!writer && small >= MANY_SMALL_FILES) writer = batchWriter({ onWritten });
-        let next = 0;
-        for (const file of luggage) {
-          if (file === staged[next]) {
-            next++;
-            continue;
-          }
+        for (const file of unstaged(luggage)) {
           const dest = destination(names.get(file.name) ?? file.name);
           if (file.size > SMALL_EXTRACT) {
             await writeNewFile(dest, file.open(), count.bytes, file.size);

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { grown } from "./bytes.ts";
 
 /**
  * Byte arrays by index, kept as positions in their buffers; consecutive arrays of one buffer
@@ -28,7 +29,7 @@
  */
 export class ByteViews {
   readonly #buffers: ArrayBufferLike[] = [];
-  /** Which of the buffers holds each array, or -1 for none. */
+  /** Which of the buffers holds each array, plus one (0 for none). */
   #which: Int32Array;
   #offsets: Float64Array;
   #lengths: Float64Array;
@@ -40,7 +41,7 @@ export class ByteViews {
    */
   constructor(capacity = 16) {
     const room = Math.max(1, capacity);
-    this.#which = new Int32Array(room).fill(-1);
+    this.#which = new Int32Array(room);
     this.#offsets = new Float64Array(room);
     this.#lengths = new Float64Array(room);
   }
@@ -54,14 +55,18 @@ export class ByteViews {
    * @param bytes The array, or null.
    */
   set(index: number, bytes: Uint8Array | null): void {
-    if (index >= this.#which.length) this.#grow(index + 1);
+    if (index >= this.#which.length) {
+      this.#which = grown(this.#which, index + 1);
+      this.#offsets = grown(this.#offsets, this.#which.length);
+      this.#lengths = grown(this.#lengths, this.#which.length);
+    }
     if (bytes === null) {
-      this.#which[index] = -1;
+      this.#which[index] = 0;
       return;
     }
     const buffers = this.#buffers;
     if (buffers[buffers.length - 1] !== bytes.buffer) buffers.push(bytes.buffer);
-    this.#which[index] = buffers.length - 1;
+    this.#which[index] = buffers.length;
     this.#offsets[index] = bytes.byteOffset;
     this.#lengths[index] = bytes.length;
   }
@@ -73,21 +78,8 @@ export class ByteViews {
    * @returns The view, or null when none is kept.
    */
   get(index: number): Uint8Array | null {
-    const which = index < this.#which.length ? this.#which[index]! : -1;
-    if (which < 0) return null;
-    return new Uint8Array(this.#buffers[which]!, this.#offsets[index]!, this.#lengths[index]!);
-  }
-
-  #grow(needed: number): void {
-    const room = Math.max(needed, this.#which.length * 2);
-    const which = new Int32Array(room).fill(-1);
-    which.set(this.#which);
-    this.#which = which;
-    const offsets = new Float64Array(room);
-    offsets.set(this.#offsets);
-    this.#offsets = offsets;
-    const lengths = new Float64Array(room);
-    lengths.set(this.#lengths);
-    this.#lengths = lengths;
+    const which = this.#which[index] ?? 0;
+    if (which === 0) return null;
+    return new Uint8Array(this.#buffers[which - 1]!, this.#offsets[index]!, this.#lengths[index]!);
   }
 }

@@ -24,6 +24,71 @@ export function utf8(text: string): Uint8Array {
   return bytes;
 }
 
+/** A typed array of any element type. */
+export type TypedArray =
+  | Uint8Array
+  | Int8Array
+  | Uint16Array
+  | Int16Array
+  | Uint32Array
+  | Int32Array
+  | Float32Array
+  | Float64Array;
+
+/**
+ * A larger copy of a growing typed array: of the same type, at least `needed` long and at least
+ * twice as long as `array` (so that growing one element at a time costs amortised constant
+ * time), holding the first `used` elements of `array`.
+ *
+ * @param array The array that is full.
+ * @param needed How long the new one must be at least.
+ * @param used How many elements of `array` to keep (all of them by default).
+ * @returns The new array; the rest of it is zero.
+ *
+ * @example Usage
+ * ```ts
+ * import { grown } from "./bytes.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const more = grown(new Uint16Array([1, 2, 3]), 4, 2);
+ * assertEquals(more, new Uint16Array([1, 2, 0, 0, 0, 0]));
+ * ```
+ */
+export function grown<T extends TypedArray>(array: T, needed: number, used = array.length): T {
+  const length = Math.max(needed, 2 * array.length);
+  const larger = new (array.constructor as new (length: number) => T)(length);
+  larger.set(used === array.length ? array : array.subarray(0, used) as T);
+  return larger;
+}
+
+/**
+ * How many bytes the UTF-8 encoding of `text` takes (a lone surrogate counts as U+FFFD, 3 bytes,
+ * as `TextEncoder` writes it).
+ *
+ * @example Usage
+ * ```ts
+ * import { utf8Length } from "./bytes.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(utf8Length("café 😀"), new TextEncoder().encode("café 😀").length);
+ * assertEquals(utf8Length("\ud800"), 3);
+ * ```
+ */
+export function utf8Length(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) length += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+      length += 2;
+    } else length += 2;
+  }
+  return length;
+}
+
 /** How much {@linkcode isValidUtf8} decodes at a time. */
 const VALIDATE_STEP = 64 * 1024;
 
@@ -139,7 +204,8 @@ export function toHex(bytes: Uint8Array): string {
       codes[2 * i] = HEX_CODES[piece[i]! >>> 4]!;
       codes[2 * i + 1] = HEX_CODES[piece[i]! & 15]!;
     }
-    out += String.fromCharCode(...codes);
+    // `apply` with a plain array: several times quicker than spreading it.
+    out += String.fromCharCode.apply(null, codes);
   }
   return out;
 }

@@ -7,11 +7,7 @@
  *
  * @module
  */
-
-/** Lower-case hex digits by value. */
-const DIGITS = "0123456789abcdef";
-/** Scratch for the character codes of one digest's hex (a plain array: `apply` takes it fast). */
-const codes: number[] = new Array(64).fill(0);
+import { grown, toHex } from "./bytes.ts";
 
 /**
  * SHA-256 digests by index (lower-case hex in, lower-case hex out), 32 bytes each.
@@ -55,7 +51,10 @@ export class DigestTable {
     if (!/^[0-9a-f]{64}$/.test(hex)) {
       throw new RangeError(`Cannot keep digest: "${hex}" is not 64 lower-case hex digits`);
     }
-    if (index >= this.#present.length) this.#grow(index + 1);
+    if (index >= this.#present.length) {
+      this.#present = grown(this.#present, index + 1);
+      this.#bytes = grown(this.#bytes, 32 * this.#present.length);
+    }
     const at = index * 32;
     for (let i = 0; i < 32; i++) {
       this.#bytes[at + i] = (value(hex.charCodeAt(2 * i)) << 4) | value(hex.charCodeAt(2 * i + 1));
@@ -81,13 +80,7 @@ export class DigestTable {
    */
   hex(index: number): string | null {
     if (this.#present[index] !== 1) return null;
-    const at = index * 32;
-    for (let i = 0; i < 32; i++) {
-      const byte = this.#bytes[at + i]!;
-      codes[2 * i] = DIGITS.charCodeAt(byte >> 4);
-      codes[2 * i + 1] = DIGITS.charCodeAt(byte & 15);
-    }
-    return String.fromCharCode.apply(null, codes);
+    return toHex(this.#bytes.subarray(index * 32, index * 32 + 32));
   }
 
   /**
@@ -98,26 +91,7 @@ export class DigestTable {
    * @returns True when they are the same.
    */
   matches(index: number, hex: string): boolean {
-    if (this.#present[index] !== 1 || hex.length !== 64) return false;
-    const at = index * 32;
-    for (let i = 0; i < 32; i++) {
-      const byte = this.#bytes[at + i]!;
-      if (
-        hex.charCodeAt(2 * i) !== DIGITS.charCodeAt(byte >> 4) ||
-        hex.charCodeAt(2 * i + 1) !== DIGITS.charCodeAt(byte & 15)
-      ) return false;
-    }
-    return true;
-  }
-
-  #grow(needed: number): void {
-    const room = Math.max(needed, this.#present.length * 2);
-    const bytes = new Uint8Array(room * 32);
-    bytes.set(this.#bytes);
-    this.#bytes = bytes;
-    const present = new Uint8Array(room);
-    present.set(this.#present);
-    this.#present = present;
+    return this.hex(index) === hex;
   }
 }
 

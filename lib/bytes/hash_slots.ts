@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { grown } from "./bytes.ts";
 
 const EMPTY = -1;
 const SEED = 0x811c9dc5;
@@ -102,12 +103,8 @@ export class HashSlots {
   add(hash: number, value: number): void {
     const entry = this.#count++;
     if (entry === this.#hashes.length) {
-      const hashes = new Uint32Array(2 * entry);
-      hashes.set(this.#hashes);
-      this.#hashes = hashes;
-      const values = new Int32Array(2 * entry);
-      values.set(this.#values);
-      this.#values = values;
+      this.#hashes = grown(this.#hashes, entry + 1);
+      this.#values = grown(this.#values, entry + 1);
     }
     this.#hashes[entry] = hash;
     this.#values[entry] = value;

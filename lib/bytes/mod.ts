@@ -30,10 +30,13 @@ export {
   countNewlines,
   decodeUtf8Strict,
   formatBytes,
+  grown,
   isUtf8Of,
   isValidUtf8,
   readAllBytes,
+  type TypedArray,
   utf8,
+  utf8Length,
 } from "./bytes.ts";
 export { ByteViews } from "./byte_views.ts";
 export { borrowChunks, luggageChunks } from "./chunks.ts";

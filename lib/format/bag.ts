@@ -10,7 +10,14 @@
  *
  * @module
  */
-import { decodeUtf8Strict, type Digests, isUtf8Of, sha256Hex, utf8 } from "../bytes/mod.ts";
+import {
+  decodeUtf8Strict,
+  type Digests,
+  isUtf8Of,
+  sha256Hex,
+  utf8,
+  utf8Length,
+} from "../bytes/mod.ts";
 
 /** Path of the pack object inside a bag. */
 export const PASSPORT_PATH = "data/passport.json";
@@ -35,6 +42,42 @@ export interface PayloadDigest {
   sha256: string;
   /** Size in bytes. */
   size: number;
+}
+
+/**
+ * A bag's payload as {@linkcode deriveTagFiles} and {@linkcode manifestMatches} read it: the
+ * pack object's file, then each luggage file in pack order, each made as it is gone through
+ * (every time anew): a list of 70,000 would outlive the manifest it makes.
+ *
+ * @param passport The digest and size of `data/passport.json`.
+ * @param luggage The luggage, in pack order.
+ * @param sha256At The digest of the luggage file at an index.
+ * @returns The payload, to go through as often as needed.
+ *
+ * @example Usage
+ * ```ts
+ * import { payloadOf } from "./bag.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const payload = payloadOf({ sha256: "a".repeat(64), size: 2 }, [{ name: "n.md", size: 5 }], () =>
+ *   "b".repeat(64));
+ * assertEquals([...payload].map((f) => f.path), ["data/passport.json", "data/files/n.md"]);
+ * ```
+ */
+export function payloadOf(
+  passport: { sha256: string; size: number },
+  luggage: readonly { name: string; size: number }[],
+  sha256At: (index: number) => string,
+): Iterable<PayloadDigest> {
+  return {
+    *[Symbol.iterator]() {
+      yield { path: PASSPORT_PATH, sha256: passport.sha256, size: passport.size };
+      for (let i = 0; i < luggage.length; i++) {
+        const file = luggage[i]!;
+        yield { path: LUGGAGE_PREFIX + file.name, sha256: sha256At(i), size: file.size };
+      }
+    },
+  };
 }
 
 /** The four tag files of a bag and the pack digest they give. */
@@ -298,22 +341,6 @@ function manifestBytes(payload: Iterable<PayloadDigest>, length: number): Uint8A
   }
   if (at !== length) throw new RangeError("Cannot derive the manifest: the payload changed");
   return out;
-}
-
-/** How many bytes the UTF-8 encoding of `text` takes (a lone surrogate as U+FFFD, 3 bytes). */
-function utf8Length(text: string): number {
-  let length = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) length += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++, length += 2;
-      else length += 2;
-    } else length += 2;
-  }
-  return length;
 }
 
 function manifestText(rows: readonly (readonly [string, string])[]): string {

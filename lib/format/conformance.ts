@@ -27,14 +27,7 @@ import {
   TaskPackReadError,
   utf8,
 } from "../bytes/mod.ts";
-import {
-  deriveTagFiles,
-  LUGGAGE_PREFIX,
-  manifestMatches,
-  PASSPORT_PATH,
-  type PayloadDigest,
-  TAG_FILES,
-} from "./bag.ts";
+import { deriveTagFiles, LUGGAGE_PREFIX, manifestMatches, payloadOf, TAG_FILES } from "./bag.ts";
 import { flatAttachment, flatTextMatches } from "./flat.ts";
 import { lineageProblem } from "./lineage.ts";
 import { type CheckId, type CheckResult, type Report, TASKPACK_SPEC } from "./model.ts";
@@ -47,6 +40,7 @@ import {
   type ReadLimits,
 } from "./read.ts";
 import { luggageNameProblems, packObjectProblems } from "./refuse.ts";
+import { namesOf } from "./names.ts";
 import { type PortabilityWarning, portabilityWarningsOf } from "./host_names.ts";
 import { isPortableScope, sealPack } from "./seal.ts";
 import type { Inflater } from "../zip/mod.ts";
@@ -124,12 +118,6 @@ export async function judge(
     return unreadable(error, await sniff(source));
   }
   let digest: string | null = null;
-  // The luggage names, made as each check asks for them: no list of 70,000 is held.
-  const names: Iterable<string> = {
-    *[Symbol.iterator]() {
-      for (const file of decoded.luggage) yield file.name;
-    },
-  };
   try {
     for (const deviation of decoded.deviations) {
       fail(deviation.check, `${deviation.where}: ${deviation.detail}`);
@@ -159,7 +147,7 @@ export async function judge(
       }
     });
     judgeObject(decoded.object, fail);
-    for (const problem of luggageNameProblems(names)) {
+    for (const problem of luggageNameProblems(namesOf(decoded.luggage))) {
       fail("C7", `${problem.where}: ${problem.detail}`);
     }
     digest = await judgeRoundTrip(decoded, sums, digests, fail);
@@ -253,17 +241,11 @@ async function judgeRoundTrip(
     return null;
   }
   const canonical = utf8(canonicalJson(decoded.object));
-  const passport = sha256Hex(digests, canonical);
-  // Made as it is gone through, each time: a list of 70,000 would outlive the comparison.
-  const payload: Iterable<PayloadDigest> = {
-    *[Symbol.iterator]() {
-      yield { path: PASSPORT_PATH, sha256: passport, size: canonical.length };
-      for (let i = 0; i < decoded.luggage.length; i++) {
-        const file = decoded.luggage[i]!;
-        yield { path: LUGGAGE_PREFIX + file.name, sha256: sums.hex(i)!, size: file.size };
-      }
-    },
-  };
+  const payload = payloadOf(
+    { sha256: sha256Hex(digests, canonical), size: canonical.length },
+    decoded.luggage,
+    (i) => sums.hex(i)!,
+  );
   // A bag's manifest is compared as it is derived, line by line; only one that differs is made.
   const writtenManifest = decoded.tagFiles?.["manifest-sha256.txt"];
   const sameManifest = decoded.encoding === "bag" && writtenManifest !== undefined &&

@@ -39,6 +39,7 @@ import {
   type ReadLuggage,
 } from "./read.ts";
 import { assertPackable, luggageFindingRefusal, luggageNameProblems } from "./refuse.ts";
+import { namesOf } from "./names.ts";
 import { sealPack } from "./seal.ts";
 import type { Inflater } from "../zip/mod.ts";
 import { LUGGAGE_PREFIX } from "./bag.ts";
@@ -176,13 +177,7 @@ export async function land(
   const sealed = sealPack(stripped);
   repairs.push(...sealed.repairs);
   assertPackable(sealed.pack, "land");
-  // The names, made as they are asked for: a list of 70,000 is made only for a host with rules.
-  const names = (): Iterable<string> => ({
-    *[Symbol.iterator]() {
-      for (const file of decoded.luggage) yield file.name;
-    },
-  });
-  const [named] = luggageNameProblems(names());
+  const [named] = luggageNameProblems(namesOf(decoded.luggage));
   if (named) throw new RefusalError(named.rule, named.where, named.detail, "land");
   const [carried] = decoded.zipCredentials;
   if (carried !== undefined) {
@@ -194,9 +189,10 @@ export async function land(
     );
   }
   // The host's answer comes before any luggage is read, so nothing is staged for a refusal.
+  // A list of the names is made only for a host with rules.
   const host = options.host ?? POSIX_HOST;
   const plan = host.windows || host.foldsCase || host.normalises
-    ? planHostNames([...names()], host, options.renameUnportable === true)
+    ? planHostNames([...namesOf(decoded.luggage)], host, options.renameUnportable === true)
     : { problem: null, renamed: [] };
   if (plan.problem) {
     throw new TaskPackReadError(

@@ -10,7 +10,8 @@
  *
  * @module
  */
-import { HashSlots, hashText, startsAlike } from "../bytes/mod.ts";
+import { utf8Length } from "../bytes/mod.ts";
+import { NameIndex } from "../zip/mod.ts";
 
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -103,58 +104,36 @@ export function nameClashKey(name: string): string {
 export function luggageSetProblem(
   names: readonly string[],
 ): { name: string; problem: string } | null {
-  // Names and folders by hash, each hit confirmed against the name itself: no set of 70,000
-  // names is built (megabytes of table, copied by the collector as it grows).
-  const files = new HashSlots();
-  const folders = new HashSlots();
-  /** For each folder: the first name inside it, and the folder's length. */
-  const folderFirst: string[] = [];
-  const folderLength: number[] = [];
-  // What a lookup confirms a hit against (the confirming functions are made once, not per name).
-  let probe = "";
-  let probeLength = 0;
-  const isFolder = (f: number) =>
-    folderLength[f] === probeLength && startsAlike(folderFirst[f]!, probe, probeLength);
-  const isFile = (i: number) =>
-    names[i]!.length === probeLength && startsAlike(names[i]!, probe, probeLength);
-  const findFolder = (name: string, length: number, hash: number) => {
-    probe = name;
-    probeLength = length;
-    return folders.find(hash, isFolder);
-  };
-  const findFile = (name: string, length: number, hash: number) => {
-    probe = name;
-    probeLength = length;
-    return files.find(hash, isFile);
-  };
-  for (let index = 0; index < names.length; index++) {
-    const name = names[index]!;
+  // The archive's own index of names: by hash, no set of 70,000 names (megabytes of table).
+  const index = new NameIndex((at) => names[at]!);
+  for (const name of names) {
     const problem = luggageNameProblem(name);
     if (problem) return { name, problem };
-    let hash = hashText("");
-    for (let at = 0; at < name.length; at++) {
-      if (name.charCodeAt(at) === 0x2f) {
-        if (findFile(name, at, hash) !== -1) {
-          return { name, problem: `"${name.slice(0, at)}" is a file, not a folder` };
-        }
-        if (findFolder(name, at, hash) === -1) {
-          folders.add(hash, folderFirst.length);
-          folderFirst.push(name);
-          folderLength.push(at);
-        }
-      }
-      hash = hashText(name, at, at + 1, hash);
+    const clash = index.add(name);
+    if (clash?.kind === "same") return { name, problem: "the name appears twice" };
+    if (clash?.kind === "holds") {
+      return { name, problem: `the name is also a folder of "${clash.other}"` };
     }
-    if (findFile(name, name.length, hash) !== -1) {
-      return { name, problem: "the name appears twice" };
+    if (clash?.kind === "inside") {
+      return { name, problem: `"${clash.other}" is a file, not a folder` };
     }
-    const folder = findFolder(name, name.length, hash);
-    if (folder !== -1) {
-      return { name, problem: `the name is also a folder of "${folderFirst[folder]}"` };
-    }
-    files.add(hash, index);
   }
   return null;
+}
+
+/**
+ * The names of luggage files, in order, each read as it is gone through (every time anew): a
+ * check over all of them then holds no list of tens of thousands.
+ *
+ * @param luggage The luggage.
+ * @returns Its names, to go through as often as needed.
+ */
+export function namesOf(luggage: readonly { name: string }[]): Iterable<string> {
+  return {
+    *[Symbol.iterator]() {
+      for (const file of luggage) yield file.name;
+    },
+  };
 }
 
 // The common case, decided by one regular expression rather than the rules one by one: ASCII
@@ -174,16 +153,4 @@ function isPlainName(name: string): boolean {
 function isWellFormed(text: string): boolean {
   // Lone surrogates cannot be written as UTF-8.
   return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
-}
-
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff) bytes += 4, i++;
-    else bytes += 3;
-  }
-  return bytes;
 }

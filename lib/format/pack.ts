@@ -26,7 +26,7 @@ import {
   sha256Hex,
   utf8,
 } from "../bytes/mod.ts";
-import { deriveTagFiles, LUGGAGE_PREFIX, PASSPORT_PATH, type TagFiles } from "./bag.ts";
+import { deriveTagFiles, LUGGAGE_PREFIX, PASSPORT_PATH, payloadOf, type TagFiles } from "./bag.ts";
 import {
   type Deflater,
   looksCompressible,
@@ -249,16 +249,8 @@ export async function preparePack(
   }
 
   const passportJson = utf8(canonicalJson(sealed));
-  const passportDigest = sha256Hex(digests, passportJson);
-  // Each line is made as the manifest is written: a list of 70,000 would outlive it.
-  const tags = deriveTagFiles(sealed, {
-    *[Symbol.iterator]() {
-      yield { path: PASSPORT_PATH, sha256: passportDigest, size: passportJson.length };
-      for (const f of files) {
-        yield { path: LUGGAGE_PREFIX + f.name, sha256: f.sha256, size: f.size };
-      }
-    },
-  }, digests);
+  const passport = { sha256: sha256Hex(digests, passportJson), size: passportJson.length };
+  const tags = deriveTagFiles(sealed, payloadOf(passport, files, (i) => files[i]!.sha256), digests);
   const result: PreparedPack = Object.freeze({
     object: sealed,
     passportJson,

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { ByteViews, DigestTable, type Luggage } from "../bytes/mod.ts";
+import { ByteViews, DigestTable, grown, type Luggage } from "../bytes/mod.ts";
 import type { Deflater } from "../zip/mod.ts";
 
 /** One luggage file after the chokepoint: hashed, scanned, its storage decided. */
@@ -75,7 +75,11 @@ export class PreparedStore {
     found: { size: number; sha256: string; crc32: number; compress: boolean },
     bytes: Uint8Array | null,
   ): PreparedLuggage {
-    if (index >= this.#sizes.length) this.#grow(index + 1);
+    if (index >= this.#sizes.length) {
+      this.#sizes = grown(this.#sizes, index + 1);
+      this.#crcs = grown(this.#crcs, this.#sizes.length);
+      this.#compress = grown(this.#compress, this.#sizes.length);
+    }
     this.#digests.set(index, found.sha256);
     this.#sizes[index] = found.size;
     this.#crcs[index] = found.crc32;
@@ -131,19 +135,6 @@ export class PreparedStore {
   /** The bytes of the file at `index`, when small enough to be held (a new view each time). */
   bytes(index: number): Uint8Array | null {
     return this.#bytes.get(index);
-  }
-
-  #grow(needed: number): void {
-    const room = Math.max(needed, this.#sizes.length * 2);
-    const sizes = new Float64Array(room);
-    sizes.set(this.#sizes);
-    this.#sizes = sizes;
-    const crcs = new Uint32Array(room);
-    crcs.set(this.#crcs);
-    this.#crcs = crcs;
-    const compress = new Uint8Array(room);
-    compress.set(this.#compress);
-    this.#compress = compress;
   }
 }
 

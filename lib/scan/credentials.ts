@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { grown } from "../bytes/mod.ts";
 import type { Finding } from "./finding.ts";
 import { originalOffset, stripZeroWidth } from "./zero_width.ts";
 /**
@@ -530,11 +531,7 @@ let scratch = new Uint8Array(1 << 16);
  */
 function writeSegment(text: string, prefix: string, at: number, length: number, o: number): number {
   const need = o + prefix.length + Math.ceil(length / 4) * 3 + 1;
-  if (scratch.length < need) {
-    const grown = new Uint8Array(Math.max(need, scratch.length * 2));
-    grown.set(scratch.subarray(0, o));
-    scratch = grown;
-  }
+  if (scratch.length < need) scratch = grown(scratch, need, o);
   const out = scratch;
   for (let k = 0; k < prefix.length; k++) out[o++] = prefix.charCodeAt(k);
   const end = at + length;

@@ -21,6 +21,7 @@ import {
   LENGTH_BASE,
   LENGTH_EXTRA,
 } from "./deflate_tables.ts";
+import { grown } from "../bytes/mod.ts";
 
 // --- Parameters -------------------------------------------------------------------------------
 
@@ -330,9 +331,7 @@ function runLengthCode(total: number): void {
 /** Makes room for `bytes` more output bytes. */
 function reserve(bytes: number): void {
   if (outPos + bytes + 8 <= out.length) return;
-  const grown = new Uint8Array(Math.max(out.length * 2, outPos + bytes + 1024));
-  grown.set(out.subarray(0, outPos));
-  out = grown;
+  out = grown(out, outPos + bytes + 1024, outPos);
 }
 
 /** Writes `count` (at most 16) bits of `value`, least significant first. */

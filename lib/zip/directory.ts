@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { grown } from "../bytes/mod.ts";
 import type { EntryRecord, ZipEntry } from "./entry.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -51,7 +52,7 @@ export class CentralRecords {
     extra: Uint8Array,
   ): ZipEntry {
     const index = this.entries.length;
-    if (index === this.#flags.length) this.#grow();
+    if (index === this.#flags.length) this.#grow(index + 1);
     const entry = new CentralEntry(this, header.name, index);
     this.entries.push(entry);
     this.#methods[index] = header.method;
@@ -138,19 +139,14 @@ export class CentralRecords {
     return { entry, dataOffset: this.#dataOffsets[index]!, where: this.where(index) };
   }
 
-  #grow(): void {
-    const grown = <T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(old: T): T => {
-      const array = new (old.constructor as new (length: number) => T)(old.length * 2);
-      array.set(old);
-      return array;
-    };
-    this.#methods = grown(this.#methods);
-    this.#compressedSizes = grown(this.#compressedSizes);
-    this.#sizes = grown(this.#sizes);
-    this.#crcs = grown(this.#crcs);
-    this.#flags = grown(this.#flags);
-    this.#localOffsets = grown(this.#localOffsets);
-    this.#dataOffsets = grown(this.#dataOffsets);
+  #grow(needed: number): void {
+    this.#methods = grown(this.#methods, needed);
+    this.#compressedSizes = grown(this.#compressedSizes, needed);
+    this.#sizes = grown(this.#sizes, needed);
+    this.#crcs = grown(this.#crcs, needed);
+    this.#flags = grown(this.#flags, needed);
+    this.#localOffsets = grown(this.#localOffsets, needed);
+    this.#dataOffsets = grown(this.#dataOffsets, needed);
   }
 }
 

@@ -38,6 +38,7 @@ export {
 } from "./deflate.ts";
 export { deflateRawSmall } from "./deflate_raw.ts";
 export { inflateRawStrict } from "./inflate_raw.ts";
+export { type NameClash, NameIndex } from "./name_index.ts";
 export {
   DEFAULT_ZIP_LIMITS,
   openZip,

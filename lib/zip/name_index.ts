@@ -11,10 +11,38 @@
  */
 import { HashSlots, hashText, startsAlike } from "../bytes/mod.ts";
 
+/** How a name clashes with an earlier one, `other`. */
+export interface NameClash {
+  /**
+   * `same`: the same name (a directory's `/` aside); `inside`: the name lies inside `other`, a
+   * file; `holds`: `other` lies inside the name, a file.
+   */
+  readonly kind: "same" | "inside" | "holds";
+  readonly other: string;
+}
+
 /**
- * The names of an archive, added one at a time, each checked against those before it as
- * {@linkcode zipNameClash} does: the same name twice (a directory's `/` aside), a name inside
- * an earlier file, or a file that earlier names lie inside. After a clash it is not used again.
+ * A clash in the words of a ZIP archive's refusal (`zipNameClash`, the reader, the writer).
+ *
+ * @param name The name that clashes.
+ * @param clash How.
+ * @returns One short sentence.
+ */
+export function zipClashProblem(name: string, clash: NameClash): string {
+  const { kind, other } = clash;
+  if (kind === "inside") return `the name lies inside "${other}", which is a file`;
+  if (kind === "holds") return `"${other}" lies inside the name, which is a file`;
+  return other === name
+    ? "the name appears twice"
+    : other.endsWith("/") !== name.endsWith("/")
+    ? `the name clashes with the ${other.endsWith("/") ? "directory" : "file"} "${other}"`
+    : `the name clashes with "${other}"`;
+}
+
+/**
+ * The names of an archive (or of a pack's luggage), added one at a time, each checked against
+ * those before it: the same name twice (a directory's `/` aside), a name inside an earlier
+ * file, or a file that earlier names lie inside. After a clash it is not used again.
  */
 export class NameIndex {
   /** Names by key (a directory's without its `/`), as their index. */
@@ -23,7 +51,7 @@ export class NameIndex {
   readonly #folders = new HashSlots();
   /** For each folder: the first name inside it (folders are few beside names). */
   readonly #folderFirst: string[] = [];
-  #folderLength = new Int32Array(16);
+  readonly #folderLength: number[] = [];
   readonly #nameAt: (index: number) => string;
 
   /**
@@ -37,34 +65,25 @@ export class NameIndex {
   /**
    * Adds the next name (its index is the count so far), unless it clashes with an earlier one.
    *
-   * @returns Why it clashes, or null when it was added.
+   * @returns How it clashes, or null when it was added.
    */
-  add(name: string): string | null {
+  add(name: string): NameClash | null {
     const directory = name.endsWith("/");
     const length = directory ? name.length - 1 : name.length;
     // Each folder of the name, as the hash passes its end.
     let hash = hashText("");
     for (let at = 0; at < length; at++) {
       if (name.charCodeAt(at) === 0x2f) {
-        const problem = this.#folder(name, at, hash);
-        if (problem !== null) return problem;
+        const clash = this.#folder(name, at, hash);
+        if (clash !== null) return clash;
       }
       hash = hashText(name, at, at + 1, hash);
     }
     const twin = this.#find(name, length, hash);
-    if (twin !== -1) {
-      const first = this.#nameAt(twin);
-      return first === name
-        ? "the name appears twice"
-        : first.endsWith("/") !== directory
-        ? `the name clashes with the ${first.endsWith("/") ? "directory" : "file"} "${first}"`
-        : `the name clashes with "${first}"`;
-    }
+    if (twin !== -1) return { kind: "same", other: this.#nameAt(twin) };
     if (!directory) {
       const folder = this.#findFolder(name, length, hash);
-      if (folder !== -1) {
-        return `"${this.#folderFirst[folder]}" lies inside the name, which is a file`;
-      }
+      if (folder !== -1) return { kind: "holds", other: this.#folderFirst[folder]! };
     }
     this.#keys.add(hash, this.#keys.size);
     return null;
@@ -106,21 +125,15 @@ export class NameIndex {
   }
 
   /** Checks the folder of `name` ending at `at` against earlier files, then records it. */
-  #folder(name: string, at: number, hash: number): string | null {
+  #folder(name: string, at: number, hash: number): NameClash | null {
     const file = this.#find(name, at, hash);
     if (file !== -1 && !this.#nameAt(file).endsWith("/")) {
-      return `the name lies inside "${this.#nameAt(file)}", which is a file`;
+      return { kind: "inside", other: this.#nameAt(file) };
     }
     if (this.#findFolder(name, at, hash) !== -1) return null;
-    const folder = this.#folderFirst.length;
-    if (folder === this.#folderLength.length) {
-      const lengths = new Int32Array(folder * 2);
-      lengths.set(this.#folderLength);
-      this.#folderLength = lengths;
-    }
-    this.#folders.add(hash, folder);
+    this.#folders.add(hash, this.#folderFirst.length);
     this.#folderFirst.push(name);
-    this.#folderLength[folder] = at;
+    this.#folderLength.push(at);
     return null;
   }
 }

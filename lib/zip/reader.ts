@@ -31,7 +31,7 @@ import {
 } from "../bytes/mod.ts";
 import type { Inflater } from "./deflate.ts";
 import { CentralRecords } from "./directory.ts";
-import { NameIndex } from "./name_index.ts";
+import { NameIndex, zipClashProblem } from "./name_index.ts";
 import {
   canReadInto,
   openBody,
@@ -399,8 +399,8 @@ export function zipNameClash(
 ): { index: number; problem: string } | null {
   const index = new NameIndex((at) => names[at]!);
   for (let at = 0; at < names.length; at++) {
-    const problem = index.add(names[at]!);
-    if (problem !== null) return { index: at, problem };
+    const clash = index.add(names[at]!);
+    if (clash !== null) return { index: at, problem: zipClashProblem(names[at]!, clash) };
   }
   return null;
 }
@@ -772,8 +772,14 @@ async function readStructure(
   const entries = records.entries;
   const names = new NameIndex((at) => entries[at]!.name);
   for (const entry of entries) {
-    const problem = names.add(entry.name);
-    if (problem !== null) throw new TaskPackReadError("zip-duplicate-name", entry.name, problem);
+    const clash = names.add(entry.name);
+    if (clash !== null) {
+      throw new TaskPackReadError(
+        "zip-duplicate-name",
+        entry.name,
+        zipClashProblem(entry.name, clash),
+      );
+    }
   }
   await checkLocalRecords(source, records, cdOffset);
   return { records, comment: end.comment, names };

@@ -26,12 +26,13 @@ import {
   borrowChunks,
   decodeUtf8Strict,
   type Digests,
+  grown,
   portableDigests,
   readAllBytes,
   utf8,
 } from "../bytes/mod.ts";
 import { DEFAULT_ZIP_LIMITS, zipNameProblem } from "./reader.ts";
-import { NameIndex } from "./name_index.ts";
+import { NameIndex, zipClashProblem } from "./name_index.ts";
 import { type Deflater, platformDeflater } from "./deflate.ts";
 
 /** An entry whose bytes are in memory: the writer computes its CRC and picks stored or deflated. */
@@ -388,15 +389,9 @@ class CentralDirectory {
   /** Adds one entry's central directory header. */
   add(header: Uint8Array): void {
     if (this.#length + header.length > this.#bytes.length) {
-      const grown = new Uint8Array(Math.max(2 * this.#bytes.length, this.#length + header.length));
-      grown.set(this.#bytes.subarray(0, this.#length));
-      this.#bytes = grown;
+      this.#bytes = grown(this.#bytes, this.#length + header.length, this.#length);
     }
-    if (this.count === this.#starts.length) {
-      const starts = new Float64Array(2 * this.count);
-      starts.set(this.#starts);
-      this.#starts = starts;
-    }
+    if (this.count === this.#starts.length) this.#starts = grown(this.#starts, this.count + 1);
     this.#starts[this.count] = this.#length;
     this.#bytes.set(header, this.#length);
     this.#length += header.length;
@@ -538,7 +533,9 @@ async function* produce(
       const nameBytes = checkName(entry?.name);
       const clash = names.add(entry.name);
       if (clash !== null) {
-        throw new TypeError(`Cannot write zip: ${JSON.stringify(entry.name)}: ${clash}`);
+        throw new TypeError(
+          `Cannot write zip: ${JSON.stringify(entry.name)}: ${zipClashProblem(entry.name, clash)}`,
+        );
       }
       const offset = out.offset;
       if ("bytes" in entry) {

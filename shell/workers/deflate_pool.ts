@@ -17,7 +17,7 @@
  */
 import os from "node:os";
 import { constants, createDeflateRaw, deflateRawSync } from "node:zlib";
-import { bytesEqual, concatBytes } from "../../lib/bytes/mod.ts";
+import { bytesEqual, concatBytes, grown } from "../../lib/bytes/mod.ts";
 import { deflateInMemory, type Deflater } from "../../lib/zip/mod.ts";
 import { type ZlibEngine, zlibEngine } from "../host/zlib_engine.ts";
 import { workerUrl } from "./worker_url.ts";
@@ -124,11 +124,7 @@ export function blockDeflater(): BlockDeflate {
     let inLength = bytes.length;
     let produced = 0;
     while (true) {
-      if (produced + ZLIB_CHUNK > out.length) {
-        const larger = new Uint8Array(2 * out.length);
-        larger.set(out.subarray(0, produced));
-        out = larger;
-      }
+      if (produced + ZLIB_CHUNK > out.length) out = grown(out, out.length, produced);
       handle.writeSync(flush, bytes, inOffset, inLength, out, produced, ZLIB_CHUNK);
       const availableOut = state[0]!;
       const availableIn = state[1]!;
