@@ -11,6 +11,7 @@ import {
   TextScanner,
 } from "../lib/scan/patterns.ts";
 import { countNewlines } from "../lib/bytes/bytes.ts";
+import { MIN_BASE64_RUN, nextLongRun } from "../lib/scan/credentials.ts";
 
 // No literal secret-shaped token appears in this file: every token is assembled at run time
 // from fragments and seeded random characters (see the self-scan test at the end).
@@ -974,4 +975,41 @@ Deno.test("scanWhole() finds exactly what push() then finish() find, for any fil
   const used = new TextScanner();
   used.push(encoder.encode("x"));
   assert.throws(() => used.scanWhole(encoder.encode("y")), /has been used/);
+});
+
+Deno.test("nextLongRun finds exactly the next run of 24 or more base64 characters", () => {
+  const isBase64 = (c: string) => /[A-Za-z0-9+/_-]/.test(c);
+  // The definition, one character at a time: each maximal run from `from`, the first long one.
+  const reference = (text: string, from: number) => {
+    for (let i = from; i < text.length;) {
+      while (i < text.length && !isBase64(text[i]!)) i++;
+      const start = i;
+      while (i < text.length && isBase64(text[i]!)) i++;
+      if (i - start >= MIN_BASE64_RUN) return start;
+    }
+    return -1;
+  };
+  // Runs near the length that counts, cut by characters outside both alphabets.
+  const run = fc.integer({ min: 0, max: 40 }).chain((length) =>
+    fc.string({
+      unit: fc.constantFrom("A", "z", "9", "+", "/", "-", "_"),
+      minLength: length,
+      maxLength: length,
+    })
+  );
+  const gap = fc.string({
+    unit: fc.constantFrom(" ", "=", "\n", ":", ".", "é", "\u200b"),
+    minLength: 1,
+    maxLength: 3,
+  });
+  fc.assert(
+    fc.property(fc.array(fc.tuple(run, gap), { maxLength: 30 }), fc.nat(), (parts, pick) => {
+      const text = parts.map(([r, g]) => r + g).join("");
+      // `from` is the start or right after a run, as the callers give it.
+      const starts = [0, ...[...text].flatMap((c, i) => (isBase64(c) ? [] : [i + 1]))];
+      const from = starts[pick % starts.length]!;
+      assert.equal(nextLongRun(text, from), reference(text, from), JSON.stringify([text, from]));
+    }),
+    { numRuns: 3000 },
+  );
 });
