@@ -387,6 +387,67 @@ Deno.test("the portability warnings from hashed keys are the ones the maps of ke
     }),
     { numRuns: 3000 },
   );
+  // Runs of names in one folder, as a walk gives them (the folders of the name before are not
+  // looked up again): files and folders that clash must still be told, each time.
+  const inFolder = fc.tuple(
+    fc.array(segment, { maxLength: 3 }),
+    fc.array(segment, { minLength: 1, maxLength: 4 }),
+  ).map(([folder, leaves]) => leaves.map((leaf) => [...folder, leaf].join("/")));
+  fc.assert(
+    fc.property(fc.array(inFolder, { maxLength: 10 }), (groups) => {
+      const names = groups.flat();
+      assert.deepEqual(portabilityWarnings(names), warningsByMaps(names), JSON.stringify(names));
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+Deno.test("windowsProblem() passes quickly only names Windows can hold", () => {
+  // The rules one by one: the reference the quick test in front of them must agree with.
+  const byRules = (name: string) => {
+    const forbidden = /[:*?"<>|]/.exec(name);
+    if (forbidden) return `it holds the character "${forbidden[0]}", which Windows forbids`;
+    for (const segment of name.split("/")) {
+      if (/^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i.test(segment)) {
+        return `"${segment}" is a Windows device name`;
+      }
+      if (/[. ]$/.test(segment)) return `"${segment}" ends in a dot or a space`;
+    }
+    return null;
+  };
+  const piece = fc.constantFrom(
+    "con",
+    "CON",
+    "Prn",
+    "aux",
+    "nul",
+    "com",
+    "COM1",
+    "com¹",
+    "lpt",
+    "LPT9",
+    "lpt³",
+    "x",
+    ".",
+    " ",
+    ".txt",
+    "a",
+    "\n",
+    "é",
+    ":",
+    "|",
+    "?",
+    "conx",
+    "com0",
+    "/",
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { minLength: 1, maxLength: 8 }), (pieces) => {
+      const name = pieces.join("");
+      assert.equal(windowsProblem(name), byRules(name), JSON.stringify(name));
+    }),
+    { numRuns: 5000 },
+  );
 });
 
 /** The set check as it was written with a set and a map of strings: the reference. */

@@ -14,6 +14,11 @@ import { HashSlots, hashText, startsAlike } from "../bytes/mod.ts";
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 const WINDOWS_FORBIDDEN = /[:*?"<>|]/;
 const WINDOWS_FORBIDDEN_ALL = /[:*?"<>|]/g;
+/**
+ * Every name Windows cannot hold matches this (and a few it can: any segment that begins as a
+ * device name does), so a name that does not is passed by one test.
+ */
+const WINDOWS_MAYBE = /[:*?"<>|]|(?:^|\/)(?:con|prn|aux|nul|com|lpt)|[. ](?:\/|$)/i;
 
 /** Systems named in warnings. */
 const WINDOWS = "Windows";
@@ -77,33 +82,48 @@ export function portabilityWarningsOf(
   const probe = new KeyProbe();
   const isFile = (i: number) => probe.matches(nfc(nameAt(i)), -1);
   const isFolder = (f: number) => probe.matches(nfc(nameAt(folderName[f]!)), folderEnd[f]!);
+  // The folders of the name before: a name in the same folder (most of them, in a walk's
+  // order) has the same folders to check, with the same outcome.
+  let previous = "";
+  let previousSlash = -1;
+  /** The first file one of those folders is (an index, or -1), and where that folder ends. */
+  let folderClash = -1;
+  let folderClashEnd = -1;
   for (let index = 0; index < count; index++) {
     const name = nameAt(index);
     const windows = windowsProblem(name);
     if (windows) warnings.push({ name, systems: WINDOWS, reason: windows });
     const form = nfc(name);
-    const hash = probe.set(form, -1);
+    const plain = PLAIN.test(form);
+    const hash = probe.set(form, -1, plain);
     const twin = files.find(hash, isFile);
     let clash = twin;
     if (clash === -1) {
       const folder = folders.find(hash, isFolder);
       if (folder !== -1) clash = folderName[folder]!;
     }
-    let part = form;
-    for (let at = form.indexOf("/"); at !== -1; at = form.indexOf("/", at + 1)) {
-      const folderHash = probe.set(form, at);
-      if (clash === -1) {
-        const file = files.find(folderHash, isFile);
-        if (file !== -1) {
-          clash = file;
-          part = form.slice(0, at);
+    const slash = form.lastIndexOf("/");
+    if (slash !== previousSlash || !startsAlike(form, previous, slash + 1)) {
+      folderClash = -1;
+      for (let at = form.indexOf("/"); at !== -1; at = form.indexOf("/", at + 1)) {
+        const folderHash = probe.set(form, at, plain);
+        if (folderClash === -1) {
+          folderClash = files.find(folderHash, isFile);
+          folderClashEnd = at;
+        }
+        if (folders.find(folderHash, isFolder) === -1) {
+          folders.add(folderHash, folderName.length);
+          folderName.push(index);
+          folderEnd.push(at);
         }
       }
-      if (folders.find(folderHash, isFolder) === -1) {
-        folders.add(folderHash, folderName.length);
-        folderName.push(index);
-        folderEnd.push(at);
-      }
+      previous = form;
+      previousSlash = slash;
+    }
+    let part = form;
+    if (clash === -1 && folderClash !== -1) {
+      clash = folderClash;
+      part = form.slice(0, folderClashEnd);
     }
     if (clash !== -1) {
       const earlier = nameAt(clash);
@@ -139,10 +159,13 @@ class KeyProbe {
   #text = "";
   #end = 0;
 
-  /** Looks up the key of the first `end` characters of an NFC form (all of it for -1). */
-  set(form: string, end: number): number {
+  /**
+   * Looks up the key of the first `end` characters of an NFC form (all of it for -1); `plain`
+   * says whether the form is (then so is any part of it).
+   */
+  set(form: string, end: number, plain: boolean): number {
     const length = end === -1 ? form.length : end;
-    if (PLAIN.test(form)) {
+    if (plain) {
       this.#text = form;
       this.#end = length;
     } else {
@@ -179,6 +202,7 @@ class KeyProbe {
  * ```
  */
 export function windowsProblem(name: string): string | null {
+  if (!WINDOWS_MAYBE.test(name)) return null;
   const forbidden = WINDOWS_FORBIDDEN.exec(name);
   if (forbidden) return `it holds the character "${forbidden[0]}", which Windows forbids`;
   for (const segment of name.split("/")) {
