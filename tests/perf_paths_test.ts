@@ -237,16 +237,22 @@ Deno.test("the file layer: folders in order, block-cached reads, small files, ne
     const big = new Uint8Array(200_000).map((_, i) => i % 251);
     await Deno.writeFile(join(dir, "tree/big.bin"), big);
     await Deno.symlink(join(dir, "tree/a.txt"), join(dir, "tree/link"));
+    await Deno.symlink(join(dir, "tree/b"), join(dir, "tree/folder-link"));
+    await Deno.writeTextFile(join(dir, "tree/B.txt"), "B");
+    await Deno.writeTextFile(join(dir, "tree/é.txt"), "é");
     const skipped: string[] = [];
     const { luggage } = walkLuggage([join(dir, "tree")], { onSkip: (path) => skipped.push(path) });
+    // In code unit order ("B" before "a"), links to files and to folders skipped.
     assert.deepEqual(luggage.map((f) => [f.name, f.size]), [
+      ["tree/B.txt", 1],
       ["tree/a.txt", 1],
       ["tree/b/c/z.txt", 2],
       ["tree/big.bin", 200_000],
+      ["tree/é.txt", 2],
     ]);
-    assert.deepEqual(skipped, [join(dir, "tree/link")]);
-    assert.deepEqual(await streamBytes(luggage[2]!.open()), big);
-    assert.equal(new TextDecoder().decode(await streamBytes(luggage[1]!.open())), "zz");
+    assert.deepEqual(skipped, [join(dir, "tree/folder-link"), join(dir, "tree/link")]);
+    assert.deepEqual(await streamBytes(luggage[3]!.open()), big);
+    assert.equal(new TextDecoder().decode(await streamBytes(luggage[2]!.open())), "zz");
     // A file that grew after it was listed is read to its end (the core then refuses it).
     await Deno.writeFile(join(dir, "tree/big.bin"), new Uint8Array(200_010));
     assert.equal(

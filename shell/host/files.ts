@@ -156,21 +156,34 @@ export function readUntilExpected(
   return done;
 }
 
-function list(path: string): { name: string; kind: Kind }[] {
+/** What a folder's listing says an entry is (bits; none when it does not tell). */
+const LISTED_FOLDER = 1;
+const LISTED_LINK = 2;
+
+/**
+ * A folder's entries, sorted by name: the names, and what the listing says each is, one byte
+ * each. Not an object per entry: a walk holds a folder's listing while it looks at every entry
+ * (an `lstat` each), long enough for the collector to copy whatever the listing is made of.
+ */
+function list(path: string): { names: string[]; kinds: Uint8Array } {
+  const names: string[] = [];
+  const flags: number[] = [];
+  const add = (name: string, folder: boolean, link: boolean) => {
+    names.push(name);
+    flags.push((folder ? LISTED_FOLDER : 0) | (link ? LISTED_LINK : 0));
+  };
   if (deno) {
-    return attempt(path, () => [...deno.readDirSync(path)]).map((entry) => ({
-      name: entry.name,
-      kind: entry,
-    }));
+    for (const entry of attempt(path, () => deno.readDirSync(path))) {
+      add(entry.name, entry.isDirectory, entry.isSymlink);
+    }
+  } else {
+    for (const entry of nodeFs!.readdirSync(path, { withFileTypes: true })) {
+      add(entry.name, entry.isDirectory(), entry.isSymbolicLink());
+    }
   }
-  return nodeFs!.readdirSync(path, { withFileTypes: true }).map((entry) => ({
-    name: entry.name,
-    kind: {
-      isFile: entry.isFile(),
-      isDirectory: entry.isDirectory(),
-      isSymlink: entry.isSymbolicLink(),
-    },
-  }));
+  const order = names.map((_, i) => i);
+  order.sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
+  return { names: order.map((i) => names[i]!), kinds: Uint8Array.from(order, (i) => flags[i]!) };
 }
 
 /** The error reading a folder as a file gives, as `node:fs` words it. */
@@ -485,18 +498,18 @@ function walkPaths(
   early: { readonly reader: ReadAhead | null },
 ): void {
   const walkFolder = (root: WalkRoot, absolute: string, name: string): void => {
-    const entries = list(absolute);
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      const child = absolute.endsWith("/") ? absolute + entry.name : `${absolute}/${entry.name}`;
+    const { names, kinds } = list(absolute);
+    for (let i = 0; i < names.length; i++) {
+      const entry = names[i]!;
+      const child = absolute.endsWith("/") ? absolute + entry : `${absolute}/${entry}`;
       // Joined, not concatenated: one flat string, where `+` makes a pair of the folder's name
       // and the entry's (keeping both) that becomes a third string when first read through.
-      const childName = [name, entry.name].join("/");
-      if (entry.kind.isSymlink) {
+      const childName = [name, entry].join("/");
+      if ((kinds[i]! & LISTED_LINK) !== 0) {
         visitor.skip(child, "a symbolic link (not followed)");
         continue;
       }
-      if (entry.kind.isDirectory) {
+      if ((kinds[i]! & LISTED_FOLDER) !== 0) {
         walkFolder(root, child, childName);
         continue;
       }
