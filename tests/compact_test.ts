@@ -319,6 +319,21 @@ Deno.test("the name index finds the clash the maps of strings found, and every n
     }),
     { numRuns: 2000 },
   );
+  // Runs of names in one folder, as packs hold them (a name in the folder of the name before
+  // checks no folder again): a clash with a file or folder met earlier is still found.
+  const inFolder = fc.tuple(
+    fc.array(segment, { maxLength: 3 }),
+    fc.array(fc.tuple(segment, fc.boolean()), { minLength: 1, maxLength: 4 }),
+  ).map(([folder, leaves]) =>
+    leaves.map(([leaf, directory]) => [...folder, leaf].join("/") + (directory ? "/" : ""))
+  );
+  fc.assert(
+    fc.property(fc.array(inFolder, { maxLength: 12 }), (groups) => {
+      const names = groups.flat();
+      assert.deepEqual(zipNameClash(names), clashByMaps(names), JSON.stringify(names));
+    }),
+    { numRuns: 3000 },
+  );
   // Many names: the tables grow, and each name is still found.
   const many = Array.from({ length: 20_000 }, (_, i) => `d${i % 97}/f${i}.txt`);
   assert.deepEqual(zipNameClash([...many, "d5"]), {

@@ -53,6 +53,13 @@ export class NameIndex {
   readonly #folderFirst: string[] = [];
   readonly #folderLength: number[] = [];
   readonly #nameAt: (index: number) => string;
+  /**
+   * The last name added, where its folder ends and the hash up to there: the next name in the
+   * same folder has no folder left to check.
+   */
+  #previous = "";
+  #previousSlash = -1;
+  #previousHash = 0;
 
   /**
    * @param nameAt Reads back the name added at `index`: called only on a hash hit, to confirm
@@ -70,14 +77,28 @@ export class NameIndex {
   add(name: string): NameClash | null {
     const directory = name.endsWith("/");
     const length = directory ? name.length - 1 : name.length;
-    // Each folder of the name, as the hash passes its end.
-    let hash = hashText("");
-    for (let at = 0; at < length; at++) {
-      if (name.charCodeAt(at) === 0x2f) {
-        const clash = this.#folder(name, at, hash);
-        if (clash !== null) return clash;
+    const slash = name.lastIndexOf("/", length - 1);
+    // The hash of the name up to its last `/`, and of all of it.
+    let folderHash: number;
+    let hash: number;
+    if (
+      slash !== -1 && slash === this.#previousSlash && startsAlike(name, this.#previous, slash + 1)
+    ) {
+      // In the folder of the name added before: its folders were checked and recorded then, and
+      // adding that name (longer than any of them) changed nothing for them.
+      folderHash = this.#previousHash;
+      hash = hashText(name, slash + 1, length, folderHash);
+    } else {
+      // Each folder of the name, as the hash passes its end.
+      hash = folderHash = hashText("");
+      for (let at = 0; at < length; at++) {
+        if (name.charCodeAt(at) === 0x2f) {
+          const clash = this.#folder(name, at, hash);
+          if (clash !== null) return clash;
+        }
+        hash = hashText(name, at, at + 1, hash);
+        if (at === slash) folderHash = hash;
       }
-      hash = hashText(name, at, at + 1, hash);
     }
     const twin = this.#find(name, length, hash);
     if (twin !== -1) return { kind: "same", other: this.#nameAt(twin) };
@@ -86,6 +107,9 @@ export class NameIndex {
       if (folder !== -1) return { kind: "holds", other: this.#folderFirst[folder]! };
     }
     this.#keys.add(hash, this.#keys.size);
+    this.#previous = name;
+    this.#previousSlash = slash;
+    this.#previousHash = folderHash;
     return null;
   }
 
