@@ -231,11 +231,12 @@ export async function preparePack(
     throw new RefusalError("luggage-name", `${LUGGAGE_PREFIX}${clash.name}`, clash.problem);
   }
 
-  const files: PreparedLuggage[] = [];
+  // Made at its full length: grown by pushes, a list of 70,000 would be copied as it grows.
+  const files = new Array<PreparedLuggage>(luggage.length);
   const progress = progressCounter(options.onProgress, luggage);
   const store = new PreparedStore(options.deflater ?? null, luggage.length);
-  for (const file of luggage) {
-    const index = files.length;
+  for (let index = 0; index < luggage.length; index++) {
+    const file = luggage[index]!;
     const scanner = options.scanner?.(file.size) ?? new TextScanner();
     const ready = await prepareLuggage(file, digests, scanner, progress.bytes, store, index);
     progress.file();
@@ -245,7 +246,7 @@ export async function preparePack(
       const made = file.read && file.deflated ? await file.deflated() : null;
       store.setDeflated(index, made ?? options.deflater.deflate(bytes));
     }
-    files.push(ready);
+    files[index] = ready;
   }
 
   const passportJson = utf8(canonicalJson(sealed));
