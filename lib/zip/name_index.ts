@@ -77,7 +77,7 @@ export class NameIndex {
   add(name: string): NameClash | null {
     const directory = name.endsWith("/");
     const length = directory ? name.length - 1 : name.length;
-    const slash = name.lastIndexOf("/", length - 1);
+    const slash = length > 0 ? name.lastIndexOf("/", length - 1) : -1;
     // The hash of the name up to its last `/`, and of all of it.
     let folderHash: number;
     let hash: number;
