@@ -160,11 +160,13 @@ async function landNew(
     landing_checks_required: plan.requiredChecks.length,
     open_asks: plan.openAsks.length,
     instructions_found: imperatives,
-    luggage: landed.luggage.map((file) => file.name),
+    // Listed once the luggage is written: 70,000 names are not held while it is.
+    luggage: [] as string[],
     luggage_dir: landed.luggage.length ? luggageDir : null,
     renamed: landed.renamed,
   };
   if (flags["dry-run"]) {
+    reply.luggage = landed.luggage.map((file) => file.name);
     report(reply, plan.state.next_steps ?? [], imperatives, flags, io);
     return EXIT.ok;
   }
@@ -190,6 +192,7 @@ async function landNew(
     await out?.undo();
     throw error;
   }
+  reply.luggage = landed.luggage.map((file) => file.name);
   report(reply, plan.state.next_steps ?? [], imperatives, flags, io);
   return EXIT.ok;
 }

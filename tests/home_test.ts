@@ -86,6 +86,7 @@ Deno.test("A -> B -> A: asks answered at home, nothing else rewritten, B's ask a
     "nested\n",
     "folders keep their shape",
   );
+  assert.deepEqual(landed.luggage, ["luggage/brief.txt", "luggage/notes/n.md"]);
 
   await B.run("answer", b, "a1", "--text", "a fox on a hill, teal and orange");
   const receipt = await B.run(
