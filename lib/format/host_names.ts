@@ -93,8 +93,8 @@ export function portabilityWarningsOf(
     const name = nameAt(index);
     const windows = windowsProblem(name);
     if (windows) warnings.push({ name, systems: WINDOWS, reason: windows });
-    const form = nfc(name);
-    const plain = PLAIN.test(form);
+    const plain = PLAIN.test(name);
+    const form = plain ? name : name.normalize("NFC");
     const hash = probe.set(form, -1, plain);
     const twin = files.find(hash, isFile);
     let clash = twin;
@@ -161,7 +161,7 @@ class KeyProbe {
 
   /**
    * Looks up the key of the first `end` characters of an NFC form (all of it for -1); `plain`
-   * says whether the form is (then so is any part of it).
+   * says the form is known to be plain (then so is any part of it), and false only costs a copy.
    */
   set(form: string, end: number, plain: boolean): number {
     const length = end === -1 ? form.length : end;

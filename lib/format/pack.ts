@@ -48,7 +48,7 @@ import {
   type PassportState,
   type Repair,
 } from "./model.ts";
-import { luggageSetProblem } from "./names.ts";
+import { luggageSetProblem, namesOf } from "./names.ts";
 import {
   type LuggageScanner,
   type ScannerFactory,
@@ -224,7 +224,7 @@ export async function preparePack(
   checkShape(pack);
   const { pack: sealed, repairs } = sealPack(pack);
   assertPackable(sealed);
-  const [named] = luggageNameProblems(luggage.map((file) => file.name));
+  const [named] = luggageNameProblems(namesOf(luggage));
   if (named) throw new RefusalError(named.rule, named.where, named.detail);
   const clash = luggageSetProblem(luggage.map((file) => file.name));
   if (clash) {

@@ -397,12 +397,24 @@ export function zipNameProblem(
 export function zipNameClash(
   names: readonly string[],
 ): { index: number; problem: string } | null {
-  const index = new NameIndex((at) => names[at]!);
-  for (let at = 0; at < names.length; at++) {
-    const clash = index.add(names[at]!);
-    if (clash !== null) return { index: at, problem: zipClashProblem(names[at]!, clash) };
+  return indexNames(names.length, (at) => names[at]!).clash;
+}
+
+/**
+ * The index of `count` names (the name at an index read by `nameAt`), each held against the
+ * ones before it as it is added, up to the first that clashes with one of them.
+ */
+function indexNames(
+  count: number,
+  nameAt: (index: number) => string,
+): { names: NameIndex; clash: { index: number; problem: string } | null } {
+  const names = new NameIndex(nameAt);
+  for (let index = 0; index < count; index++) {
+    const name = nameAt(index);
+    const clash = names.add(name);
+    if (clash !== null) return { names, clash: { index, problem: zipClashProblem(name, clash) } };
   }
-  return null;
+  return { names, clash: null };
 }
 
 /**
@@ -767,19 +779,12 @@ async function readStructure(
   }
 
   const records = await readCentralDirectory(source, end, limits);
-  // Each name held against the ones before it (as zipNameClash does), into the index that
-  // finds entries by name afterwards.
+  // The names checked for clashes as zipNameClash checks them, into the index that finds
+  // entries by name afterwards.
   const entries = records.entries;
-  const names = new NameIndex((at) => entries[at]!.name);
-  for (const entry of entries) {
-    const clash = names.add(entry.name);
-    if (clash !== null) {
-      throw new TaskPackReadError(
-        "zip-duplicate-name",
-        entry.name,
-        zipClashProblem(entry.name, clash),
-      );
-    }
+  const { names, clash } = indexNames(entries.length, (at) => entries[at]!.name);
+  if (clash !== null) {
+    throw new TaskPackReadError("zip-duplicate-name", entries[clash.index]!.name, clash.problem);
   }
   await checkLocalRecords(source, records, cdOffset);
   return { records, comment: end.comment, names };
