@@ -55,6 +55,8 @@ type Tool = "ours" | "incumbent" | "native" | "gzip";
 /** One measured run. */
 interface Run {
   seconds: number;
+  /** User and system time, on all cores. */
+  cpuSeconds: number | null;
   rssKiB: number | null;
   code: number;
   error: string;
@@ -190,9 +192,12 @@ async function measure(
   const timeText = await readFile(timeFile, "utf8").catch(() => "");
   await rm(timeFile, { force: true });
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(timeText);
+  const user = /User time \(seconds\): ([\d.]+)/.exec(timeText);
+  const system = /System time \(seconds\): ([\d.]+)/.exec(timeText);
   const message = (stderr.trim() || stdout.trim()).split("\n").filter(Boolean).slice(-1)[0] ?? "";
   return {
     seconds,
+    cpuSeconds: user && system ? Number(user[1]) + Number(system[1]) : null,
     rssKiB: rss ? Number(rss[1]) : null,
     code: status.code,
     error: status.code === 0 ? "" : message.slice(0, 160),
@@ -252,6 +257,15 @@ function ok(runs: Run[] | undefined): boolean {
 
 function medianSeconds(runs: Run[] | undefined): number | null {
   return ok(runs) ? median(runs!.map((r) => r.seconds)) : null;
+}
+
+/** The median CPU time of successful runs, and how many cores that kept busy on average. */
+function cpuUse(runs: Run[] | undefined): string {
+  const done = ok(runs) ? runs!.filter((r) => r.cpuSeconds !== null) : [];
+  if (done.length === 0) return "—";
+  const cpu = median(done.map((r) => r.cpuSeconds!));
+  const cores = median(done.map((r) => r.cpuSeconds! / r.seconds));
+  return `${cpu.toFixed(2)} s (${cores.toFixed(1)} cores)`;
 }
 
 function peakMiB(runs: Run[] | undefined): number | null {
@@ -405,7 +419,8 @@ async function main(): Promise<void> {
     const state = run.code === 0 ? "" : `  exit ${run.code}: ${run.error}`;
     log(
       `  ${op.padEnd(22)} ${tool.padEnd(9)} ${run.seconds.toFixed(2).padStart(7)} s ` +
-        `${((run.rssKiB ?? 0) / 1024).toFixed(0).padStart(5)} MiB${state}`,
+        `${((run.rssKiB ?? 0) / 1024).toFixed(0).padStart(5)} MiB ` +
+        `cpu ${(run.cpuSeconds ?? 0).toFixed(2).padStart(6)} s${state}`,
     );
   };
 
@@ -660,6 +675,21 @@ async function main(): Promise<void> {
     }zip -6 | ours vs zip | gzip -6 | ours vs gzip |`,
     `| --- | ---: | ${options.incumbent ? "---: | ---: | " : ""}---: | ---: | ---: | ---: |`,
     ...sizeLines,
+    "",
+    "CPU time (user + system, all threads; medians) and the cores it kept busy on average. " +
+    "A run that keeps every core busy is as fast as this machine allows for that much work.",
+    "",
+    `| CPU time | ours | ${options.incumbent ? "incumbent | " : ""}floor (native tool) | gzip -6 |`,
+    `| --- | ---: | ${options.incumbent ? "---: | " : ""}---: | ---: |`,
+    ...orderOps.flatMap((op) => {
+      const r = rows.get(op);
+      if (!r) return [];
+      return [
+        `| ${op} | ${cpuUse(r.runs.ours)} | ${
+          options.incumbent ? `${cpuUse(r.runs.incumbent)} | ` : ""
+        }${cpuUse(r.runs.native)} | ${cpuUse(r.runs.gzip)} |`,
+      ];
+    }),
     "",
   ].join("\n");
   await writeFile(options.out, markdown);
