@@ -10,7 +10,7 @@ import { openFileSource } from "../shell/host/files.ts";
 import { progressLine } from "../shell/host/progress.ts";
 import { scanPool } from "../shell/workers/scan_pool.ts";
 import { EXIT, type Io } from "./io.ts";
-import { digestsForPack, inflaterFor } from "./codecs.ts";
+import { codecsForPack } from "./codecs.ts";
 
 /**
  * Judges one file and prints the report.
@@ -33,11 +33,10 @@ export async function runConformance(
   let report: Report;
   try {
     report = await judge(source, {
-      digests: await digestsForPack(source),
+      ...await codecsForPack(source),
       limits,
       onProgress: progress.update,
       scanner: scans.scanner,
-      ...await inflaterFor(source.size),
     });
   } finally {
     progress.done();

@@ -20,7 +20,7 @@ import { progressLine } from "../shell/host/progress.ts";
 import { openFileSource, writeFileAtomic } from "../shell/host/files.ts";
 import { type Deflater, SMALL_DEFLATE } from "../lib/zip/mod.ts";
 import type { Digests } from "../lib/bytes/mod.ts";
-import { type ClosableDeflater, deflaterFor, digestsForPack, inflaterFor } from "./codecs.ts";
+import { type ClosableDeflater, codecsForPack, deflaterFor } from "./codecs.ts";
 import { scanPool } from "../shell/workers/scan_pool.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 
@@ -88,7 +88,8 @@ export async function runConvert(
 ): Promise<number> {
   targetEncoding(output);
   const source = await openFileSource(input);
-  const digests = await digestsForPack(source);
+  const codecs = await codecsForPack(source);
+  const digests = codecs.digests;
   let deflater: ClosableDeflater | null = null;
   const scans = scanPool();
   const checking = progressLine("checking", !options.json);
@@ -96,11 +97,10 @@ export async function runConvert(
   const writing = progressLine("writing", !options.json);
   try {
     const landed = await land(source, {
-      digests,
+      ...codecs,
       limits: options.limits ?? {},
       onProgress: checking.update,
       scanner: scans.scanner,
-      ...await inflaterFor(source.size),
     });
     checking.done();
     const bag = targetEncoding(output) === "bag";

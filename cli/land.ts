@@ -35,7 +35,7 @@ import { extractLuggage, type LuggageOut, luggageOut } from "./luggage_out.ts";
 import { machineName, mintUniqueId, now, openStore } from "./home.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { passportReply, requirePassport } from "./passports.ts";
-import { digestsForPack, inflaterFor, MANY_SMALL_FILES } from "./codecs.ts";
+import { codecsForPack, MANY_SMALL_FILES } from "./codecs.ts";
 
 /** The options `land` reads. */
 export interface LandFlags {
@@ -77,13 +77,12 @@ export async function runLand(path: string, flags: LandFlags, io: Io): Promise<n
     let landed: LandedPack;
     try {
       landed = await land(source, {
-        digests: await digestsForPack(source),
+        ...await codecsForPack(source),
         limits: flags.limits ?? {},
         host: await hostRules(flags),
         renameUnportable: flags["rename-unportable"] === true,
         onProgress: progress.update,
         scanner: scans.scanner,
-        ...await inflaterFor(source.size),
         ...(out?.onChecked ? { onChecked: out.onChecked } : {}),
       });
     } finally {

@@ -298,6 +298,8 @@ export async function openZip(
     metadata(entry: ZipEntry): ZipEntryMetadata {
       const { where } = records.record(entry);
       const { comment, extra, localExtra } = records.extraBytes(entry.index);
+      // Most entries carry no extra field: asked of each of thousands, nothing is parsed.
+      if (extra.length === 0 && localExtra.length === 0) return { comment, extraFields: [] };
       const fields = (raw: Uint8Array, local: boolean) =>
         [...parseExtra(raw, where)].map(([id, bytes]) => ({ id, local, bytes }));
       return {
