@@ -2,15 +2,15 @@
 // This module is browser compatible.
 /**
  * What the reader keeps of an archive's entries: their numbers in typed arrays indexed by
- * entry, the rare comment, extra field or unusual error name in maps, and for each entry one
- * small object (its name, its index, and getters for the rest). An archive of 70,000 entries
- * then holds about 130 bytes of objects per entry where it held 300: every object that lives
- * to the end is copied by the collector's young generation first, and enough of them make it
- * grow to its largest (32 MiB twice over).
+ * entry, their names in one string, the rare comment, extra field or unusual error name in
+ * maps, and for each entry one small object (its index, and getters for the rest). An archive
+ * of 70,000 entries then holds about 40 bytes of objects per entry where it held 300: every
+ * object that lives to the end is copied by the collector's young generation first, and enough
+ * of them make it grow to its largest (32 MiB twice over).
  *
  * @module
  */
-import { grown } from "../bytes/mod.ts";
+import { decodeUtf8Strict, grown } from "../bytes/mod.ts";
 import type { EntryRecord, ZipEntry } from "./entry.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -26,6 +26,17 @@ export class CentralRecords {
   #flags = new Uint16Array(64);
   #localOffsets = new Float64Array(64);
   #dataOffsets = new Float64Array(64);
+  /** Every name's UTF-8 bytes, one after another. */
+  #nameBytes = new Uint8Array(4096);
+  #nameByteLength = 0;
+  /** Where each name ends in {@linkcode CentralRecords.#names}, in UTF-16 code units. */
+  #nameEnds = new Float64Array(64);
+  /**
+   * The names, one after another, decoded once when first asked for (null again after an
+   * entry is added): each entry's name is cut from it when asked for, not kept as a string of
+   * its own (70,000 strings that live to the end would each be copied twice by the collector).
+   */
+  #names: string | null = null;
   /** How errors name an entry, where that is not simply its name. */
   readonly #where = new Map<number, string>();
   readonly #comments = new Map<number, Uint8Array>();
@@ -35,11 +46,13 @@ export class CentralRecords {
   /**
    * Adds the next entry, and returns it; the byte arrays are kept.
    *
-   * @param header The entry's fields as its central header (and zip64 record) give them.
+   * @param header The entry's fields as its central header (and zip64 record) give them:
+   * `nameBytes` is the name's valid UTF-8 (copied), `name` what it decodes to.
    */
   add(
     header: {
       name: string;
+      nameBytes: Uint8Array;
       method: 0 | 8;
       compressedSize: number;
       size: number;
@@ -53,8 +66,16 @@ export class CentralRecords {
   ): ZipEntry {
     const index = this.entries.length;
     if (index === this.#flags.length) this.#grow(index + 1);
-    const entry = new CentralEntry(this, header.name, index);
+    const entry = new CentralEntry(this, index);
     this.entries.push(entry);
+    const { nameBytes } = header;
+    if (this.#nameByteLength + nameBytes.length > this.#nameBytes.length) {
+      this.#nameBytes = grown(this.#nameBytes, this.#nameByteLength + nameBytes.length);
+    }
+    this.#nameBytes.set(nameBytes, this.#nameByteLength);
+    this.#nameByteLength += nameBytes.length;
+    this.#nameEnds[index] = this.#nameStart(index) + header.name.length;
+    this.#names = null;
     this.#methods[index] = header.method;
     this.#compressedSizes[index] = header.compressedSize;
     this.#sizes[index] = header.size;
@@ -76,6 +97,19 @@ export class CentralRecords {
   /** The compressed size of entry `index`. */
   compressedSize(index: number): number {
     return this.#compressedSizes[index]!;
+  }
+
+  /** The name of entry `index`. */
+  name(index: number): string {
+    // Valid UTF-8 names one after another are valid UTF-8: decoded whole, they are the names.
+    const names = this.#names ??= decodeUtf8Strict(
+      this.#nameBytes.subarray(0, this.#nameByteLength),
+    );
+    return names.slice(this.#nameStart(index), this.#nameEnds[index]);
+  }
+
+  #nameStart(index: number): number {
+    return index === 0 ? 0 : this.#nameEnds[index - 1]!;
   }
 
   /** The inflated size of entry `index`. */
@@ -147,16 +181,21 @@ export class CentralRecords {
     this.#flags = grown(this.#flags, needed);
     this.#localOffsets = grown(this.#localOffsets, needed);
     this.#dataOffsets = grown(this.#dataOffsets, needed);
+    this.#nameEnds = grown(this.#nameEnds, needed);
   }
 }
 
-/** An entry as the reader hands it out: its name and index, the rest read from its records. */
+/** An entry as the reader hands it out: its index; its name and the rest read from its records. */
 class CentralEntry implements ZipEntry {
   readonly #records: CentralRecords;
 
-  constructor(records: CentralRecords, readonly name: string, readonly index: number) {
+  constructor(records: CentralRecords, readonly index: number) {
     this.#records = records;
     Object.freeze(this);
+  }
+
+  get name(): string {
+    return this.#records.name(this.index);
   }
 
   get isDirectory(): boolean {

@@ -830,7 +830,7 @@ async function readCentralDirectory(
         where,
         "the central directory entry",
       );
-    // Not kept: the name's bytes are its strict UTF-8 encoding, made again when needed.
+    // Copied into the records, which keep every name's bytes in one buffer.
     const nameBytes = variable.subarray(0, nameLength);
     const extra = variable.subarray(nameLength, nameLength + extraLength);
     offset += CENTRAL_HEADER + nameLength + extraLength + commentLength;
@@ -979,7 +979,16 @@ async function readCentralDirectory(
     }
 
     records.add(
-      { name, method: method as 0 | 8, compressedSize, size, crc32: crc, flags, localOffset },
+      {
+        name,
+        nameBytes,
+        method: method as 0 | 8,
+        compressedSize,
+        size,
+        crc32: crc,
+        flags,
+        localOffset,
+      },
       where,
       // Copies (the window is reused), and none at all in the usual case of no bytes.
       commentLength > 0 ? variable.slice(nameLength + extraLength) : EMPTY,
