@@ -28,8 +28,13 @@ export interface ClosableDeflater extends Deflater {
  * @returns Portable digests for little, native ones for more.
  */
 export async function digestsFor(bytes: number, files = 0): Promise<Digests> {
-  if (bytes < NATIVE_BYTES && files < MANY_SMALL_FILES) return portableDigests;
+  if (!wantsNative(bytes, files)) return portableDigests;
   return (await import("../shell/host/node_digests.ts")).nativeDigests;
+}
+
+/** Whether work of `bytes` bytes in `files` files pays for loading the native codecs. */
+function wantsNative(bytes: number, files: number): boolean {
+  return bytes >= NATIVE_BYTES || files >= MANY_SMALL_FILES;
 }
 
 /**
@@ -88,6 +93,6 @@ export async function codecsForPack(
 ): Promise<{ digests: Digests; inflater?: Inflater }> {
   const files = await filesOfPack(source);
   const digests = await digestsFor(source.size, files);
-  if (source.size < NATIVE_BYTES && files < MANY_SMALL_FILES) return { digests };
+  if (!wantsNative(source.size, files)) return { digests };
   return { digests, ...(await import("../shell/host/native_inflater.ts")).inflaterOption() };
 }
