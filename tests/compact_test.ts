@@ -50,6 +50,13 @@ Deno.test("DigestTable gives back every digest it kept, at its index, and nothin
         const hex = expected.get(index) ?? null;
         assert.equal(table.hex(index), hex);
         assert.equal(table.has(index), hex !== null);
+        // Written in place, between other bytes it must leave alone.
+        const out = new Uint8Array(66).fill(0x2e);
+        assert.equal(table.hexInto(index, out, 1), hex !== null);
+        assert.equal(
+          new TextDecoder().decode(out),
+          hex === null ? ".".repeat(66) : `.${hex}.`,
+        );
         if (hex !== null) {
           assert.ok(table.matches(index, hex));
           const other = (hex[0] === "0" ? "1" : "0") + hex.slice(1);
@@ -61,6 +68,9 @@ Deno.test("DigestTable gives back every digest it kept, at its index, and nothin
   );
   assert.throws(() => new DigestTable().set(0, "A".repeat(64)), RangeError);
   assert.throws(() => new DigestTable().set(0, "a".repeat(63)), RangeError);
+  const kept = new DigestTable();
+  kept.set(0, "a".repeat(64));
+  assert.throws(() => kept.hexInto(0, new Uint8Array(64), 1), RangeError);
 });
 
 Deno.test("isValidUtf8 agrees with the runtime's strict decoder on any bytes, across its 64 KiB steps", () => {
@@ -248,6 +258,15 @@ Deno.test("the manifest written line by line into one array is the text of its l
       ).join("");
       assert.deepEqual(tags.manifest, new TextEncoder().encode(text));
       assert.ok(manifestMatches(tags.manifest, payload));
+      // Digests kept as bytes and written in place make the same manifest.
+      const table = new DigestTable();
+      rows.forEach(([sha256], i) => table.set(i, sha256));
+      const kept = payload.map((f, i) => ({
+        ...f,
+        hexInto: (out: Uint8Array, at: number) => void table.hexInto(i, out, at),
+      }));
+      const fromTable = deriveTagFiles({ spec: "task-passport-bag/0.1" }, kept, portableDigests);
+      assert.deepEqual(fromTable.manifest, tags.manifest);
     }),
     { numRuns: RUNS },
   );

@@ -9,6 +9,8 @@
  */
 import { grown, toHex } from "./bytes.ts";
 
+const HEX_DIGITS = Uint8Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
+
 /**
  * SHA-256 digests by index (lower-case hex in, lower-case hex out), 32 bytes each.
  *
@@ -23,6 +25,10 @@ import { grown, toHex } from "./bytes.ts";
  * assertEquals(table.hex(3), hex);
  * assertEquals(table.hex(2), null);
  * assertEquals(table.matches(3, hex), true);
+ *
+ * const line = new Uint8Array(64);
+ * assertEquals(table.hexInto(3, line, 0), true);
+ * assertEquals(new TextDecoder().decode(line), hex);
  * ```
  */
 export class DigestTable {
@@ -81,6 +87,29 @@ export class DigestTable {
   hex(index: number): string | null {
     if (this.#present[index] !== 1) return null;
     return toHex(this.#bytes.subarray(index * 32, index * 32 + 32));
+  }
+
+  /**
+   * Writes the digest for `index` into `out` at `at`, as 64 lower-case hex digits in ASCII: a
+   * manifest of thousands of lines is then written without a string per digest.
+   *
+   * @param index The index.
+   * @param out Where to write.
+   * @param at The offset to write at (64 bytes from it must be in `out`).
+   * @returns False, writing nothing, when no digest is kept for `index`.
+   */
+  hexInto(index: number, out: Uint8Array, at: number): boolean {
+    if (this.#present[index] !== 1) return false;
+    if (at < 0 || at + 64 > out.length) {
+      throw new RangeError(`Cannot write digest: no room for 64 bytes at ${at}`);
+    }
+    const from = index * 32;
+    for (let i = 0; i < 32; i++) {
+      const byte = this.#bytes[from + i]!;
+      out[at + 2 * i] = HEX_DIGITS[byte >>> 4]!;
+      out[at + 2 * i + 1] = HEX_DIGITS[byte & 15]!;
+    }
+    return true;
   }
 
   /**

@@ -42,6 +42,11 @@ export interface PayloadDigest {
   sha256: string;
   /** Size in bytes. */
   size: number;
+  /**
+   * Writes {@linkcode PayloadDigest.sha256} into `out` at `at` as its 64 ASCII bytes, where the
+   * digest is kept as bytes: the manifest is then written without a string per line.
+   */
+  hexInto?(out: Uint8Array, at: number): void;
 }
 
 /**
@@ -68,16 +73,36 @@ export function payloadOf(
   passport: { sha256: string; size: number },
   luggage: readonly { name: string; size: number }[],
   sha256At: (index: number) => string,
+  hexInto?: (index: number, out: Uint8Array, at: number) => void,
 ): Iterable<PayloadDigest> {
   return {
     *[Symbol.iterator]() {
       yield { path: PASSPORT_PATH, sha256: passport.sha256, size: passport.size };
       for (let i = 0; i < luggage.length; i++) {
         const file = luggage[i]!;
-        yield { path: LUGGAGE_PREFIX + file.name, sha256: sha256At(i), size: file.size };
+        yield new LuggageDigest(LUGGAGE_PREFIX + file.name, file.size, i, sha256At, hexInto);
       }
     },
   };
+}
+
+/** A luggage file of a payload: its digest made only when it is asked for. */
+class LuggageDigest implements PayloadDigest {
+  readonly hexInto?: (out: Uint8Array, at: number) => void;
+
+  constructor(
+    readonly path: string,
+    readonly size: number,
+    readonly index: number,
+    readonly sha256At: (index: number) => string,
+    hexInto?: (index: number, out: Uint8Array, at: number) => void,
+  ) {
+    if (hexInto) this.hexInto = (out, at) => hexInto(index, out, at);
+  }
+
+  get sha256(): string {
+    return this.sha256At(this.index);
+  }
 }
 
 /** The four tag files of a bag and the pack digest they give. */
@@ -140,7 +165,8 @@ export function deriveTagFiles(
     octets += file.size;
     count++;
     if (!manifest) {
-      manifestLength += utf8Length(file.sha256) + 3 + utf8Length(encodeManifestPath(file.path));
+      const digest = file.hexInto ? 64 : utf8Length(file.sha256);
+      manifestLength += digest + 3 + utf8Length(encodeManifestPath(file.path));
     }
   }
   // Field by field as the reference implementation writes them (JavaScript truthiness and
@@ -336,11 +362,41 @@ function manifestBytes(payload: Iterable<PayloadDigest>, length: number): Uint8A
   const out = new Uint8Array(length);
   let at = 0;
   for (const file of payload) {
-    const line = `${file.sha256}  ${encodeManifestPath(file.path)}\n`;
-    at += encoder.encodeInto(line, out.subarray(at)).written;
+    if (file.hexInto) {
+      if (at + 64 > length) throw payloadChanged();
+      file.hexInto(out, at);
+      at += 64;
+    } else {
+      at += writeUtf8(file.sha256, out, at);
+    }
+    at += writeUtf8("  ", out, at);
+    at += writeUtf8(encodeManifestPath(file.path), out, at);
+    at += writeUtf8("\n", out, at);
   }
-  if (at !== length) throw new RangeError("Cannot derive the manifest: the payload changed");
+  if (at !== length) throw payloadChanged();
   return out;
+}
+
+function payloadChanged(): RangeError {
+  return new RangeError("Cannot derive the manifest: the payload changed");
+}
+
+/**
+ * Writes all of `text` as UTF-8 into `out` at `at`, returning how many bytes that took: ASCII
+ * byte by byte, where a call to the encoder per line would cost more.
+ */
+function writeUtf8(text: string, out: Uint8Array, at: number): number {
+  if (at + text.length <= out.length) {
+    let i = 0;
+    while (i < text.length && text.charCodeAt(i) < 0x80) {
+      out[at + i] = text.charCodeAt(i);
+      i++;
+    }
+    if (i === text.length) return i;
+  }
+  const { read, written } = encoder.encodeInto(text, out.subarray(at));
+  if (read !== text.length) throw payloadChanged();
+  return written;
 }
 
 function manifestText(rows: readonly (readonly [string, string])[]): string {

@@ -251,7 +251,13 @@ export async function preparePack(
 
   const passportJson = utf8(canonicalJson(sealed));
   const passport = { sha256: sha256Hex(digests, passportJson), size: passportJson.length };
-  const tags = deriveTagFiles(sealed, payloadOf(passport, files, (i) => files[i]!.sha256), digests);
+  const payload = payloadOf(
+    passport,
+    files,
+    (i) => store.sha256(i),
+    (i, out, at) => store.sha256Into(i, out, at),
+  );
+  const tags = deriveTagFiles(sealed, payload, digests);
   const result: PreparedPack = Object.freeze({
     object: sealed,
     passportJson,

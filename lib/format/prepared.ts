@@ -117,6 +117,13 @@ export class PreparedStore {
     return this.#digests.hex(index)!;
   }
 
+  /** Writes the SHA-256 of the file at `index` into `out` at `at`, as 64 ASCII hex digits. */
+  sha256Into(index: number, out: Uint8Array, at: number): void {
+    if (!this.#digests.hexInto(index, out, at)) {
+      throw new RangeError(`Cannot write the digest of luggage ${index}: it was not prepared`);
+    }
+  }
+
   /** The byte count of the file at `index`. */
   size(index: number): number {
     return this.#sizes[index]!;
