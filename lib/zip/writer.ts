@@ -433,14 +433,21 @@ function dosDateTime(modified: Date): { date: number; time: number } {
  * Gathers small pieces of output into chunks of {@linkcode GATHER} bytes, copied as they come
  * (so a header may be built in a scratch buffer); large pieces pass through uncopied. Writing
  * is synchronous: the chunks it makes wait in {@linkcode Output.take} (no generator per piece,
- * which thousands of small entries would pay for twice each).
+ * which thousands of small entries would pay for twice each). For a consumer done with each
+ * chunk before it asks for the next (`reuse`), the buffers it gathers into are used again once
+ * their chunks have been taken and handed on: a fresh buffer costs more to touch than to fill.
  */
 class Output {
   #buffer = new Uint8Array(GATHER);
   #filled = 0;
   #ready: Uint8Array[] = [];
+  /** With `reuse`: buffers gathered into since the last take, and those free again. */
+  #gathered: Uint8Array<ArrayBuffer>[] = [];
+  #spare: Uint8Array<ArrayBuffer>[] = [];
   /** Bytes written so far (gathered or not). */
   offset = 0;
+
+  constructor(readonly reuse: boolean) {}
 
   /** Takes `bytes`: a small piece is copied at once, so it may be reused afterwards. */
   write(bytes: Uint8Array): void {
@@ -459,15 +466,21 @@ class Output {
   flush(): void {
     if (this.#filled === 0) return;
     this.#ready.push(this.#buffer.subarray(0, this.#filled));
-    this.#buffer = new Uint8Array(GATHER);
+    if (this.reuse) this.#gathered.push(this.#buffer);
+    this.#buffer = this.#spare.pop() ?? new Uint8Array(GATHER);
     this.#filled = 0;
   }
 
   /**
    * The chunks made so far, in order, handed over: hand each on before writing more (a large
-   * piece is the caller's own buffer).
+   * piece is the caller's own buffer). With `reuse`, the buffers behind them are free again
+   * from the next write on: the consumer is done with each chunk before asking for the next.
    */
   take(): readonly Uint8Array[] {
+    if (this.reuse) {
+      this.#spare.push(...this.#gathered);
+      this.#gathered = [];
+    }
     if (this.#ready.length === 0) return NOTHING;
     const ready = this.#ready;
     this.#ready = [];
@@ -504,7 +517,7 @@ async function* produce(
   entries: AsyncIterable<ZipWriteEntry> | Iterable<ZipWriteEntry>,
   settings: Settings,
 ): AsyncGenerator<Uint8Array> {
-  const out = new Output();
+  const out = new Output(settings.borrow);
   const central = new CentralDirectory();
   // Each name is held against the ones before it as it comes (as zipNameClash does), read
   // back from the central directory when a hash says it may clash: no list of names is kept.
