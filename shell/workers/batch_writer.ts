@@ -139,9 +139,10 @@ export function batchWriter(options: BatchWriterOptions = {}): BatchWriter | nul
     const { data, ends } = joinPieces(pieces);
     const sizes = pieces.map((piece) => piece.length);
     const id = nextId++;
+    worker.postMessage({ id, paths, data, ends }, [data.buffer, ends.buffer]);
+    // Counted once sent: a batch that never left would be waited for forever by `settle`.
     sent.set(id, { sizes, bytes: gatheredBytes });
     aheadBytes += gatheredBytes;
-    worker.postMessage({ id, paths, data, ends }, [data.buffer, ends.buffer]);
     paths = [];
     pieces = [];
     gatheredBytes = 0;
