@@ -89,19 +89,23 @@ export function payloadOf(
 /** A luggage file of a payload: its digest made only when it is asked for. */
 class LuggageDigest implements PayloadDigest {
   readonly hexInto?: (out: Uint8Array, at: number) => void;
+  readonly #index: number;
+  readonly #sha256At: (index: number) => string;
 
   constructor(
     readonly path: string,
     readonly size: number,
-    readonly index: number,
-    readonly sha256At: (index: number) => string,
+    index: number,
+    sha256At: (index: number) => string,
     hexInto?: (index: number, out: Uint8Array, at: number) => void,
   ) {
+    this.#index = index;
+    this.#sha256At = sha256At;
     if (hexInto) this.hexInto = (out, at) => hexInto(index, out, at);
   }
 
   get sha256(): string {
-    return this.sha256At(this.index);
+    return this.#sha256At(this.#index);
   }
 }
 
