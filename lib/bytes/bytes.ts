@@ -62,6 +62,32 @@ export function grown<T extends TypedArray>(array: T, needed: number, used = arr
 }
 
 /**
+ * Writes `bytes` into `buffer` after its first `used` bytes, first growing it (with
+ * {@linkcode grown}) where they do not fit: a buffer that many byte arrays are appended to.
+ *
+ * @param buffer The buffer.
+ * @param used How many of its bytes are in use.
+ * @param bytes What to append.
+ * @returns The buffer that now holds them (`buffer`, or a larger copy): keep it in its place.
+ *
+ * @example Usage
+ * ```ts
+ * import { appendBytes } from "./bytes.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const buffer = appendBytes(new Uint8Array([1, 2]), 1, new Uint8Array([7, 8]));
+ * assertEquals(buffer.subarray(0, 3), new Uint8Array([1, 7, 8]));
+ * ```
+ */
+export function appendBytes<T extends Uint8Array>(buffer: T, used: number, bytes: Uint8Array): T {
+  const room = used + bytes.length > buffer.length
+    ? grown(buffer, used + bytes.length, used)
+    : buffer;
+  room.set(bytes, used);
+  return room;
+}
+
+/**
  * How many bytes the UTF-8 encoding of `text` takes (a lone surrogate counts as U+FFFD, 3 bytes,
  * as `TextEncoder` writes it).
  *
@@ -193,6 +219,31 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 const HEX_CODES = Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
+
+/**
+ * Writes the lower-case hex of `bytes` into `out` at `at`, as ASCII (two bytes each): text made
+ * of many digests is then written without a string per digest.
+ *
+ * @param bytes The bytes.
+ * @param out Where to write (`2 * bytes.length` bytes from `at` must be in it).
+ * @param at The offset to write at.
+ *
+ * @example Usage
+ * ```ts
+ * import { writeHex } from "./bytes.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const out = new Uint8Array(6).fill(0x2e);
+ * writeHex(new Uint8Array([0xab, 0x01]), out, 1);
+ * assertEquals(new TextDecoder().decode(out), ".ab01.");
+ * ```
+ */
+export function writeHex(bytes: Uint8Array, out: Uint8Array, at: number): void {
+  for (let i = 0; i < bytes.length; i++) {
+    out[at + 2 * i] = HEX_CODES[bytes[i]! >>> 4]!;
+    out[at + 2 * i + 1] = HEX_CODES[bytes[i]! & 15]!;
+  }
+}
 
 /** Lower-case hex of bytes, as one flat string (not a chain of partial ones). */
 export function toHex(bytes: Uint8Array): string {

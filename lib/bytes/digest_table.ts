@@ -7,9 +7,7 @@
  *
  * @module
  */
-import { grown, toHex } from "./bytes.ts";
-
-const HEX_DIGITS = Uint8Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
+import { grown, toHex, writeHex } from "./bytes.ts";
 
 /**
  * SHA-256 digests by index (lower-case hex in, lower-case hex out), 32 bytes each.
@@ -103,12 +101,7 @@ export class DigestTable {
     if (at < 0 || at + 64 > out.length) {
       throw new RangeError(`Cannot write digest: no room for 64 bytes at ${at}`);
     }
-    const from = index * 32;
-    for (let i = 0; i < 32; i++) {
-      const byte = this.#bytes[from + i]!;
-      out[at + 2 * i] = HEX_DIGITS[byte >>> 4]!;
-      out[at + 2 * i + 1] = HEX_DIGITS[byte & 15]!;
-    }
+    writeHex(this.#bytes.subarray(index * 32, index * 32 + 32), out, at);
     return true;
   }
 

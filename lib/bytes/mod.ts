@@ -25,6 +25,7 @@
 
 export { decodeBase64Js, decodeBase64Strict, encodeBase64, encodeBase64Js } from "./base64.ts";
 export {
+  appendBytes,
   bytesEqual,
   concatBytes,
   countNewlines,

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { decodeUtf8Strict, grown } from "../bytes/mod.ts";
+import { appendBytes, decodeUtf8Strict, grown } from "../bytes/mod.ts";
 import type { EntryRecord, ZipEntry } from "./entry.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -68,12 +68,8 @@ export class CentralRecords {
     if (index === this.#flags.length) this.#grow(index + 1);
     const entry = new CentralEntry(this, index);
     this.entries.push(entry);
-    const { nameBytes } = header;
-    if (this.#nameByteLength + nameBytes.length > this.#nameBytes.length) {
-      this.#nameBytes = grown(this.#nameBytes, this.#nameByteLength + nameBytes.length);
-    }
-    this.#nameBytes.set(nameBytes, this.#nameByteLength);
-    this.#nameByteLength += nameBytes.length;
+    this.#nameBytes = appendBytes(this.#nameBytes, this.#nameByteLength, header.nameBytes);
+    this.#nameByteLength += header.nameBytes.length;
     this.#nameEnds[index] = this.#nameStart(index) + header.name.length;
     this.#names = null;
     this.#methods[index] = header.method;

@@ -23,6 +23,7 @@
  * @module
  */
 import {
+  appendBytes,
   borrowChunks,
   decodeUtf8Strict,
   type Digests,
@@ -388,12 +389,9 @@ class CentralDirectory {
 
   /** Adds one entry's central directory header. */
   add(header: Uint8Array): void {
-    if (this.#length + header.length > this.#bytes.length) {
-      this.#bytes = grown(this.#bytes, this.#length + header.length, this.#length);
-    }
     if (this.count === this.#starts.length) this.#starts = grown(this.#starts, this.count + 1);
     this.#starts[this.count] = this.#length;
-    this.#bytes.set(header, this.#length);
+    this.#bytes = appendBytes(this.#bytes, this.#length, header);
     this.#length += header.length;
     this.count++;
   }
