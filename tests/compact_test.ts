@@ -43,7 +43,9 @@ Deno.test("DigestTable gives back every digest it kept, at its index, and nothin
       const table = new DigestTable(2);
       const expected = new Map<number, string>();
       for (const [index, hex] of pairs) {
-        table.set(index, hex);
+        // Kept from a string, or from its ASCII digits inside other bytes: the same digest.
+        if (index % 2 === 0) table.set(index, hex);
+        else table.setFromAscii(index, new TextEncoder().encode(`..${hex}..`), 2);
         expected.set(index, hex);
       }
       for (let index = 0; index <= 300; index++) {
@@ -71,6 +73,14 @@ Deno.test("DigestTable gives back every digest it kept, at its index, and nothin
   const kept = new DigestTable();
   kept.set(0, "a".repeat(64));
   assert.throws(() => kept.hexInto(0, new Uint8Array(64), 1), RangeError);
+  // Digits that are not all lower-case hex, or that run past the bytes, keep nothing.
+  const ascii = (text: string) => new TextEncoder().encode(text);
+  for (const bad of ["A".repeat(64), `${"a".repeat(63)}g`, "a".repeat(63)]) {
+    assert.throws(() => kept.setFromAscii(1, ascii(bad), 0), RangeError);
+    assert.equal(kept.has(1), false);
+  }
+  assert.throws(() => kept.setFromAscii(1, ascii("a".repeat(64)), 1), RangeError);
+  assert.equal(kept.has(1), false);
 });
 
 Deno.test("isValidUtf8 agrees with the runtime's strict decoder on any bytes, across its 64 KiB steps", () => {

@@ -934,6 +934,19 @@ Deno.test("openZip() accepts what the forge writes by default", async () => {
   }
 });
 
+Deno.test("openZip() reads an archive whose central directory lists the entries in another order than their local records", async () => {
+  const entries = ["a", "b", "c", "d"].map((name, i) => ({
+    name,
+    data: utf8(`${name} `.repeat(i + 1)),
+  }));
+  const archive = await openZip(bytesSource(forgeZip(entries, { centralOrder: [2, 0, 3, 1] })));
+  assert.deepEqual(archive.entries.map((entry) => entry.name), ["c", "a", "d", "b"]);
+  for (const entry of archive.entries) {
+    const expected = `${entry.name} `.repeat("abcd".indexOf(entry.name) + 1);
+    assert.equal(new TextDecoder().decode(await archive.read(entry, 1024)), expected);
+  }
+});
+
 Deno.test("openZip() gives the archive comment, entry comments and extra fields as raw bytes", async () => {
   const archive = await openZip(bytesSource(forgeZip([
     {

@@ -24,6 +24,9 @@ import { grown, toHex, writeHex } from "./bytes.ts";
  * assertEquals(table.hex(2), null);
  * assertEquals(table.matches(3, hex), true);
  *
+ * table.setFromAscii(0, new TextEncoder().encode(`  ${hex}  a.txt`), 2);
+ * assertEquals(table.hex(0), hex);
+ *
  * const line = new Uint8Array(64);
  * assertEquals(table.hexInto(3, line, 0), true);
  * assertEquals(new TextDecoder().decode(line), hex);
@@ -55,15 +58,45 @@ export class DigestTable {
     if (!/^[0-9a-f]{64}$/.test(hex)) {
       throw new RangeError(`Cannot keep digest: "${hex}" is not 64 lower-case hex digits`);
     }
-    if (index >= this.#present.length) {
-      this.#present = grown(this.#present, index + 1);
-      this.#bytes = grown(this.#bytes, 32 * this.#present.length);
-    }
-    const at = index * 32;
+    const at = this.#slot(index);
     for (let i = 0; i < 32; i++) {
       this.#bytes[at + i] = (value(hex.charCodeAt(2 * i)) << 4) | value(hex.charCodeAt(2 * i + 1));
     }
     this.#present[index] = 1;
+  }
+
+  /**
+   * Keeps the digest for `index` from 64 lower-case hex digits in ASCII at `at` of `text`
+   * (a manifest's line, say), replacing any: no string is made of them.
+   *
+   * @param index A non-negative integer.
+   * @param text The bytes that hold the digits.
+   * @param at Where they start.
+   * @throws {RangeError} When those are not 64 lower-case hex digits; nothing is kept then.
+   */
+  setFromAscii(index: number, text: Uint8Array, at: number): void {
+    for (let i = at; i < at + 64; i++) {
+      const c = text[i];
+      if (c === undefined || !((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) {
+        throw new RangeError(
+          `Cannot keep digest: the bytes at ${at} are not 64 lower-case hex digits`,
+        );
+      }
+    }
+    const slot = this.#slot(index);
+    for (let i = 0; i < 32; i++) {
+      this.#bytes[slot + i] = (value(text[at + 2 * i]!) << 4) | value(text[at + 2 * i + 1]!);
+    }
+    this.#present[index] = 1;
+  }
+
+  /** Where the digest for `index` goes, making room for it. */
+  #slot(index: number): number {
+    if (index >= this.#present.length) {
+      this.#present = grown(this.#present, index + 1);
+      this.#bytes = grown(this.#bytes, 32 * this.#present.length);
+    }
+    return index * 32;
   }
 
   /**

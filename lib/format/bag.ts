@@ -300,6 +300,39 @@ export function eachManifestLine(
   bytes: Uint8Array,
   visit: (sha256: string, path: string, line: number) => string | void,
 ): string | null {
+  return eachManifestRow(bytes, (digestAt, path, line) =>
+    visit(
+      String.fromCharCode.apply(null, bytes.subarray(digestAt, digestAt + 64) as never),
+      path,
+      line,
+    ));
+}
+
+/**
+ * {@linkcode eachManifestLine}, telling each line's digest by where its 64 hex digits start in
+ * `bytes` rather than as a string: a manifest of thousands of lines is read into a
+ * {@linkcode DigestTable} without a string per digest.
+ *
+ * @param bytes The manifest, as written.
+ * @param visit Told of each line: where its digest starts, its decoded path, its number.
+ * @returns Why the manifest is malformed, or null.
+ *
+ * @example Usage
+ * ```ts
+ * import { eachManifestRow } from "./bag.ts";
+ * import { utf8 } from "../bytes/mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const rows: [number, string][] = [];
+ * const text = `${"a".repeat(64)}  data/a.txt\n${"b".repeat(64)}  data/b.txt\n`;
+ * assertEquals(eachManifestRow(utf8(text), (at, path) => void rows.push([at, path])), null);
+ * assertEquals(rows, [[0, "data/a.txt"], [77, "data/b.txt"]]);
+ * ```
+ */
+export function eachManifestRow(
+  bytes: Uint8Array,
+  visit: (digestAt: number, path: string, line: number) => string | void,
+): string | null {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     return "it starts with a byte order mark";
   }
@@ -314,8 +347,7 @@ export function eachManifestLine(
     } catch {
       return `line ${line} is not valid UTF-8`;
     }
-    const sha256 = String.fromCharCode.apply(null, bytes.subarray(at, at + 64) as never);
-    const wrong = visit(sha256, path, line);
+    const wrong = visit(at, path, line);
     if (wrong) return `line ${line} ${wrong}`;
     at = end + 1;
   }

@@ -31,7 +31,7 @@ import {
 } from "../bytes/mod.ts";
 import {
   BAGIT_TXT,
-  eachManifestLine,
+  eachManifestRow,
   LUGGAGE_PREFIX,
   parseManifest,
   parsePayloadOxum,
@@ -337,14 +337,14 @@ async function decodeBag(
     /** Listed paths outside data/ or missing from the bag, in the manifest's order. */
     const wrong: string[] = [];
     const absent = new Set<string>();
-    const error = eachManifestLine(manifestBytes, (sha256, path) => {
+    const error = eachManifestRow(manifestBytes, (digestAt, path) => {
       const entry = fileNamed(path);
       if (entry === undefined) {
         if (absent.has(path)) return "lists a path a second time";
         absent.add(path);
       } else {
         if (declared.has(entry.index)) return "lists a path a second time";
-        declared.set(entry.index, sha256);
+        declared.setFromAscii(entry.index, manifestBytes, digestAt);
       }
       if (entry === undefined || !path.startsWith("data/")) wrong.push(path);
     });

@@ -19,18 +19,20 @@ const EMPTY = new Uint8Array(0);
 export class CentralRecords {
   /** The entries, in central directory order (an entry's `index` is its place here). */
   readonly entries: ZipEntry[] = [];
-  #methods = new Uint8Array(64);
-  #compressedSizes = new Float64Array(64);
-  #sizes = new Float64Array(64);
-  #crcs = new Uint32Array(64);
-  #flags = new Uint16Array(64);
-  #localOffsets = new Float64Array(64);
-  #dataOffsets = new Float64Array(64);
+  #methods: Uint8Array;
+  #compressedSizes: Float64Array;
+  #sizes: Float64Array;
+  #crcs: Uint32Array;
+  #flags: Uint16Array;
+  #localOffsets: Float64Array;
+  #dataOffsets: Float64Array;
   /** Every name's UTF-8 bytes, one after another. */
-  #nameBytes = new Uint8Array(4096);
+  #nameBytes: Uint8Array;
   #nameByteLength = 0;
+  /** Where each name's bytes end in {@linkcode CentralRecords.#nameBytes}. */
+  #nameByteEnds: Float64Array;
   /** Where each name ends in {@linkcode CentralRecords.#names}, in UTF-16 code units. */
-  #nameEnds = new Float64Array(64);
+  #nameEnds: Float64Array;
   /**
    * The names, one after another, decoded once when first asked for (null again after an
    * entry is added): each entry's name is cut from it when asked for, not kept as a string of
@@ -42,6 +44,25 @@ export class CentralRecords {
   readonly #comments = new Map<number, Uint8Array>();
   readonly #extras = new Map<number, Uint8Array>();
   readonly #localExtras = new Map<number, Uint8Array>();
+
+  /**
+   * @param entries How many entries to make room for at first (the end record says; more
+   * grow the arrays).
+   * @param nameBytes How many bytes of names to make room for at first.
+   */
+  constructor(entries = 64, nameBytes = 4096) {
+    const room = Math.max(1, entries);
+    this.#methods = new Uint8Array(room);
+    this.#compressedSizes = new Float64Array(room);
+    this.#sizes = new Float64Array(room);
+    this.#crcs = new Uint32Array(room);
+    this.#flags = new Uint16Array(room);
+    this.#localOffsets = new Float64Array(room);
+    this.#dataOffsets = new Float64Array(room);
+    this.#nameByteEnds = new Float64Array(room);
+    this.#nameEnds = new Float64Array(room);
+    this.#nameBytes = new Uint8Array(Math.max(1, nameBytes));
+  }
 
   /**
    * Adds the next entry, and returns it; the byte arrays are kept.
@@ -70,6 +91,7 @@ export class CentralRecords {
     this.entries.push(entry);
     this.#nameBytes = appendBytes(this.#nameBytes, this.#nameByteLength, header.nameBytes);
     this.#nameByteLength += header.nameBytes.length;
+    this.#nameByteEnds[index] = this.#nameByteLength;
     this.#nameEnds[index] = this.#nameStart(index) + header.name.length;
     this.#names = null;
     this.#methods[index] = header.method;
@@ -102,6 +124,15 @@ export class CentralRecords {
       this.#nameBytes.subarray(0, this.#nameByteLength),
     );
     return names.slice(this.#nameStart(index), this.#nameEnds[index]);
+  }
+
+  /** Whether the `length` bytes of `bytes` from `at` are exactly entry `index`'s name's. */
+  hasNameBytes(index: number, bytes: Uint8Array, at: number, length: number): boolean {
+    const start = index === 0 ? 0 : this.#nameByteEnds[index - 1]!;
+    if (length !== this.#nameByteEnds[index]! - start || at + length > bytes.length) return false;
+    const names = this.#nameBytes;
+    for (let i = 0; i < length; i++) if (bytes[at + i] !== names[start + i]) return false;
+    return true;
   }
 
   #nameStart(index: number): number {
@@ -153,7 +184,10 @@ export class CentralRecords {
     const order = new Uint32Array(this.entries.length);
     for (let i = 0; i < order.length; i++) order[i] = i;
     const offsets = this.#localOffsets;
-    return order.sort((a, b) => offsets[a]! - offsets[b]! || a - b);
+    // Most writers put the local headers in the order of the central directory.
+    let sorted = true;
+    for (let i = 1; i < order.length && sorted; i++) sorted = offsets[i - 1]! < offsets[i]!;
+    return sorted ? order : order.sort((a, b) => offsets[a]! - offsets[b]! || a - b);
   }
 
   /**
@@ -177,6 +211,7 @@ export class CentralRecords {
     this.#flags = grown(this.#flags, needed);
     this.#localOffsets = grown(this.#localOffsets, needed);
     this.#dataOffsets = grown(this.#dataOffsets, needed);
+    this.#nameByteEnds = grown(this.#nameByteEnds, needed);
     this.#nameEnds = grown(this.#nameEnds, needed);
   }
 }

@@ -24,7 +24,6 @@ import {
   type ByteSource,
   decodeUtf8Strict,
   type Digests,
-  isUtf8Of,
   portableDigests,
   readAllBytes,
   TaskPackReadError,
@@ -488,6 +487,17 @@ class Fields {
   }
 }
 
+/** The little-endian 16-bit field at `at` of a record's bytes (no view object per record). */
+function u16(bytes: Uint8Array, at: number): number {
+  return bytes[at]! | (bytes[at + 1]! << 8);
+}
+
+/** The little-endian 32-bit field at `at` of a record's bytes. */
+function u32(bytes: Uint8Array, at: number): number {
+  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>>
+    0;
+}
+
 /**
  * Reads [start, end) of a source front to back through a window, so that many small records
  * cost one read, and no read goes past `end`.
@@ -515,14 +525,34 @@ class WindowReader {
    * no await (thousands of small records pay for each).
    */
   at(offset: number, length: number): Uint8Array | null {
+    const at = this.reach(offset, length);
+    return at < 0 ? null : this.#window.subarray(at, at + length);
+  }
+
+  /** The window's bytes, where {@linkcode WindowReader.reach} and `load` point into. */
+  get held(): Uint8Array {
+    return this.#window;
+  }
+
+  /**
+   * Where bytes [offset, offset + length) lie in {@linkcode WindowReader.held}, or -1 when the
+   * window does not hold them: a record's fields are then read in place, with no array made.
+   */
+  reach(offset: number, length: number): number {
     const relative = offset - this.#windowStart;
     if (
       offset < 0 || offset + length > this.#end || relative < 0 ||
       relative + length > this.#window.length
     ) {
-      return null;
+      return -1;
     }
-    return this.#window.subarray(relative, relative + length);
+    return relative;
+  }
+
+  /** Reads so that the window holds [offset, offset + length); returns where they lie in it. */
+  async load(offset: number, length: number, where: string, what: string): Promise<number> {
+    await this.bytes(offset, length, where, what);
+    return offset - this.#windowStart;
   }
 
   /** Bytes [offset, offset + length), which must lie before `end`. */
@@ -800,28 +830,30 @@ async function readCentralDirectory(
   const { count, cdOffset, cdEnd } = end;
   // Reused: each entry keeps a copy of its name, and nothing else of the window.
   const window = new WindowReader(source, cdEnd, true);
-  const records = new CentralRecords();
+  // Room for every entry the end record counts, as far as the directory's bytes can hold them.
+  const room = Math.min(count, Math.floor((cdEnd - cdOffset) / CENTRAL_HEADER));
+  const records = new CentralRecords(room, cdEnd - cdOffset - room * CENTRAL_HEADER);
   let totalSize = 0;
   let offset = cdOffset;
   for (let index = 0; index < count; index++) {
     let where = `central directory entry #${index}`;
-    const header = window.at(offset, CENTRAL_HEADER) ??
-      await window.bytes(offset, CENTRAL_HEADER, where, "the central directory entry");
-    const h = new Fields(header, where);
-    if (h.u32(0) !== SIG_CENTRAL) {
+    let h = window.reach(offset, CENTRAL_HEADER);
+    if (h < 0) h = await window.load(offset, CENTRAL_HEADER, where, "the central directory entry");
+    const header = window.held;
+    if (u32(header, h) !== SIG_CENTRAL) {
       throw structure(where, "the central directory entry has a bad signature");
     }
-    const flags = h.u16(8);
-    const method = h.u16(10);
-    const crc = h.u32(16);
-    let compressedSize = h.u32(20);
-    let size = h.u32(24);
-    const nameLength = h.u16(28);
-    const extraLength = h.u16(30);
-    const commentLength = h.u16(32);
-    let diskStart = h.u16(34);
-    const externalAttributes = h.u32(38);
-    let localOffset = h.u32(42);
+    const flags = u16(header, h + 8);
+    const method = u16(header, h + 10);
+    const crc = u32(header, h + 16);
+    let compressedSize = u32(header, h + 20);
+    let size = u32(header, h + 24);
+    const nameLength = u16(header, h + 28);
+    const extraLength = u16(header, h + 30);
+    const commentLength = u16(header, h + 32);
+    let diskStart = u16(header, h + 34);
+    const externalAttributes = u32(header, h + 38);
+    let localOffset = u32(header, h + 42);
     const variableLength = nameLength + extraLength + commentLength;
     const variable = window.at(offset + CENTRAL_HEADER, variableLength) ??
       await window.bytes(
@@ -1018,12 +1050,12 @@ async function checkLocalRecords(
   let expected = 0;
   for (let i = 0; i < order.length; i++) {
     const index = order[i]!;
-    const entry = records.entries[index]!;
-    const where = records.where(index);
+    // How errors name the entry: made only for an error (thousands of entries pass).
+    const where = () => records.where(index);
     const localOffset = records.localOffset(index);
     if (localOffset !== expected) {
       throw structure(
-        where,
+        where(),
         localOffset > expected
           ? i === 0
             ? `the archive starts with ${localOffset} bytes that belong to no entry`
@@ -1031,84 +1063,98 @@ async function checkLocalRecords(
           : "the entry overlaps the entry before it",
       );
     }
-    const header = window.at(localOffset, LOCAL_HEADER) ??
-      await window.bytes(localOffset, LOCAL_HEADER, where, "the local header");
-    const h = new Fields(header, where);
-    if (h.u32(0) !== SIG_LOCAL) throw structure(where, "the local header has a bad signature");
-    const flags = h.u16(6);
-    const method = h.u16(8);
-    const crc = h.u32(14);
-    let compressedSize = h.u32(18);
-    let size = h.u32(22);
-    const nameLength = h.u16(26);
-    const extraLength = h.u16(28);
-    const variable = window.at(localOffset + LOCAL_HEADER, nameLength + extraLength) ??
-      await window.bytes(
-        localOffset + LOCAL_HEADER,
-        nameLength + extraLength,
-        where,
-        "the local header",
+    let h = window.reach(localOffset, LOCAL_HEADER);
+    if (h < 0) h = await window.load(localOffset, LOCAL_HEADER, where(), "the local header");
+    const header = window.held;
+    if (u32(header, h) !== SIG_LOCAL) {
+      throw structure(where(), "the local header has a bad signature");
+    }
+    const flags = u16(header, h + 6);
+    const method = u16(header, h + 8);
+    const crc = u32(header, h + 14);
+    let compressedSize = u32(header, h + 18);
+    let size = u32(header, h + 22);
+    const nameLength = u16(header, h + 26);
+    const extraLength = u16(header, h + 28);
+    const variableOffset = localOffset + LOCAL_HEADER;
+    let v = window.reach(variableOffset, nameLength + extraLength);
+    if (v < 0) {
+      v = await window.load(variableOffset, nameLength + extraLength, where(), "the local header");
+    }
+    const variable = window.held;
+    if (!records.hasNameBytes(index, variable, v, nameLength)) {
+      throw structure(
+        where(),
+        "the local header names a different file than the central directory",
       );
-    if (!isUtf8Of(variable.subarray(0, nameLength), entry.name)) {
-      throw structure(where, "the local header names a different file than the central directory");
     }
     if (flags !== records.flags(index)) {
-      throw structure(where, "the local header's flags differ from the central directory's");
+      throw structure(where(), "the local header's flags differ from the central directory's");
     }
-    if (method !== entry.method) {
+    const centralMethod = records.method(index);
+    if (method !== centralMethod) {
       throw structure(
-        where,
+        where(),
         "the local header's compression method differs from the central directory's",
       );
     }
-    const extras = parseExtra(variable.subarray(nameLength), where);
-    checkUnicodePath(extras.get(EXTRA_UNICODE_PATH), entry.name, where);
+    const extra = extraLength > 0
+      ? variable.slice(v + nameLength, v + nameLength + extraLength)
+      : EMPTY;
+    let extras = NO_EXTRA;
+    if (extraLength > 0) {
+      extras = parseExtra(extra, where());
+      checkUnicodePath(extras.get(EXTRA_UNICODE_PATH), records.name(index), where());
+    }
     if (size === U32_MAX || compressedSize === U32_MAX) {
       // APPNOTE 4.5.3: a local zip64 record holds both sizes.
       const zip64 = extras.get(EXTRA_ZIP64);
       if (zip64 === undefined || zip64.length < 16) {
-        throw structure(where, "the local header lacks the zip64 extra field its sizes need");
+        throw structure(where(), "the local header lacks the zip64 extra field its sizes need");
       }
-      const z = new Fields(zip64, where);
+      const z = new Fields(zip64, where());
       if (size === U32_MAX) size = z.u64(0);
       if (compressedSize === U32_MAX) compressedSize = z.u64(8);
     }
+    const centralCompressed = records.compressedSize(index);
+    const centralSize = records.size(index);
     const hasDescriptor = (flags & FLAG_DESCRIPTOR) !== 0;
     // A stored body has no end of its own: a streaming reader that is not told its size in
     // the local header looks for a descriptor inside it, where the body may have hidden one.
     if (
-      hasDescriptor && entry.method === 0 &&
-      (compressedSize !== entry.compressedSize || size !== entry.size)
+      hasDescriptor && centralMethod === 0 &&
+      (compressedSize !== centralCompressed || size !== centralSize)
     ) {
       throw structure(
-        where,
+        where(),
         "the stored entry has a data descriptor but its local header does not give its sizes, so a streaming reader cannot tell where its data ends",
       );
     }
-    const agrees = (local: number, central: number) =>
-      local === central || (hasDescriptor && local === 0);
+    // With a descriptor, the local header may leave the CRC and sizes as zero.
     if (
-      !agrees(crc, entry.crc32) || !agrees(compressedSize, entry.compressedSize) ||
-      !agrees(size, entry.size)
+      !agrees(crc, records.crc32(index), hasDescriptor) ||
+      !agrees(compressedSize, centralCompressed, hasDescriptor) ||
+      !agrees(size, centralSize, hasDescriptor)
     ) {
       throw structure(
-        where,
+        where(),
         "the local header's CRC-32 or sizes differ from the central directory's",
       );
     }
 
     const dataOffset = localOffset + LOCAL_HEADER + nameLength + extraLength;
-    records.setLocal(index, dataOffset, extraLength > 0 ? variable.slice(nameLength) : EMPTY);
-    const dataEnd = dataOffset + entry.compressedSize;
+    records.setLocal(index, dataOffset, extra);
+    const dataEnd = dataOffset + centralCompressed;
     const next = i + 1 < order.length ? records.localOffset(order[i + 1]!) : cdOffset;
     if (hasDescriptor) {
-      expected = dataEnd + await checkDescriptor(window, entry, where, dataEnd, next);
+      expected = dataEnd +
+        await checkDescriptor(window, records.entries[index]!, where(), dataEnd, next);
     } else {
       expected = dataEnd;
     }
     if (expected > next) {
       throw structure(
-        where,
+        where(),
         i + 1 < order.length
           ? "the entry overlaps the next entry"
           : "the entry runs into the central directory",
@@ -1125,6 +1171,11 @@ async function checkLocalRecords(
         : `the archive starts with ${cdOffset} bytes that belong to no entry`,
     );
   }
+}
+
+/** Whether a local header's value agrees with the central one (a descriptor allows zero). */
+function agrees(local: number, central: number, hasDescriptor: boolean): boolean {
+  return local === central || (hasDescriptor && local === 0);
 }
 
 /**
