@@ -245,6 +245,35 @@ export function writeHex(bytes: Uint8Array, out: Uint8Array, at: number): void {
   }
 }
 
+/**
+ * Whether the `length` bytes of `bytes` from `at` are all lower-case hex digits in ASCII
+ * (`0-9`, `a-f`); false where they run past the end.
+ *
+ * @param bytes The bytes.
+ * @param at Where the digits start.
+ * @param length How many there must be.
+ * @returns True when every one of them is a lower-case hex digit.
+ *
+ * @example Usage
+ * ```ts
+ * import { isLowerHexAscii } from "./bytes.ts";
+ * import { assert } from "@std/assert";
+ *
+ * const text = new TextEncoder().encode("x09afx");
+ * assert(isLowerHexAscii(text, 1, 4));
+ * assert(!isLowerHexAscii(text, 0, 4));
+ * assert(!isLowerHexAscii(text, 3, 4));
+ * ```
+ */
+export function isLowerHexAscii(bytes: Uint8Array, at: number, length: number): boolean {
+  if (at < 0 || at + length > bytes.length) return false;
+  for (let i = at; i < at + length; i++) {
+    const c = bytes[i]!;
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return true;
+}
+
 /** Lower-case hex of bytes, as one flat string (not a chain of partial ones). */
 export function toHex(bytes: Uint8Array): string {
   let out = "";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { grown, toHex, writeHex } from "./bytes.ts";
+import { grown, isLowerHexAscii, toHex, writeHex } from "./bytes.ts";
 
 /**
  * SHA-256 digests by index (lower-case hex in, lower-case hex out), 32 bytes each.
@@ -75,13 +75,10 @@ export class DigestTable {
    * @throws {RangeError} When those are not 64 lower-case hex digits; nothing is kept then.
    */
   setFromAscii(index: number, text: Uint8Array, at: number): void {
-    for (let i = at; i < at + 64; i++) {
-      const c = text[i];
-      if (c === undefined || !((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) {
-        throw new RangeError(
-          `Cannot keep digest: the bytes at ${at} are not 64 lower-case hex digits`,
-        );
-      }
+    if (!isLowerHexAscii(text, at, 64)) {
+      throw new RangeError(
+        `Cannot keep digest: the bytes at ${at} are not 64 lower-case hex digits`,
+      );
     }
     const slot = this.#slot(index);
     for (let i = 0; i < 32; i++) {

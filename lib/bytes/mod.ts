@@ -32,6 +32,7 @@ export {
   decodeUtf8Strict,
   formatBytes,
   grown,
+  isLowerHexAscii,
   isUtf8Of,
   isValidUtf8,
   readAllBytes,

@@ -13,6 +13,7 @@
 import {
   decodeUtf8Strict,
   type Digests,
+  isLowerHexAscii,
   isUtf8Of,
   sha256Hex,
   utf8,
@@ -360,11 +361,7 @@ const CR = 0x0d;
 /** Whether bytes `at` to `end` are 64 lower-case hex digits, two spaces and a path without CR. */
 function isManifestRow(bytes: Uint8Array, at: number, end: number): boolean {
   if (end - at < 67 || bytes[at + 64] !== 0x20 || bytes[at + 65] !== 0x20) return false;
-  for (let i = at; i < at + 64; i++) {
-    const c = bytes[i]!;
-    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
-  }
-  return bytes.subarray(at + 66, end).indexOf(CR) === -1;
+  return isLowerHexAscii(bytes, at, 64) && bytes.subarray(at + 66, end).indexOf(CR) === -1;
 }
 
 /**

@@ -1098,11 +1098,10 @@ async function checkLocalRecords(
         "the local header's compression method differs from the central directory's",
       );
     }
-    const extra = extraLength > 0
-      ? variable.slice(v + nameLength, v + nameLength + extraLength)
-      : EMPTY;
+    let extra = EMPTY;
     let extras = NO_EXTRA;
     if (extraLength > 0) {
+      extra = variable.slice(v + nameLength, v + nameLength + extraLength);
       extras = parseExtra(extra, where());
       checkUnicodePath(extras.get(EXTRA_UNICODE_PATH), records.name(index), where());
     }
