@@ -198,7 +198,7 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
       asks: object.asks.length,
       asks_recorded: sent.map((ask) => ask.id),
       landing_checks: object.landing_checks.length,
-      luggage: prepared.luggage.map((file) => file.name),
+      luggage: luggage.map((file) => file.name),
       sealed_facts: prepared.repairs.length,
       warnings: unportable,
     };

@@ -352,3 +352,28 @@ function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
   }
   return -1;
 }
+
+Deno.test("a prepared pack keeps the luggage it was given, whatever the caller's array does after", async () => {
+  const list = [luggageFromBytes("a.txt", "alpha\n"), luggageFromBytes("b/c.md", "gamma\n")];
+  const ready = await preparePack(pack(), list);
+  // The caller's list changes after preparing: the pack must still write what it checked.
+  list.reverse();
+  list.push(luggageFromBytes("late.txt", "not checked\n"));
+  const decoded = await decodePack(await streamBytes(encodeBag(ready)));
+  assert.deepEqual(decoded.luggage.map((f) => f.name), ["a.txt", "b/c.md"]);
+  const flat = JSON.parse(await encodeFlat(ready));
+  assert.deepEqual(flat.attachments.map((a: { name: string }) => a.name), ["a.txt", "b/c.md"]);
+  // Its luggage, made when first asked for, says what the bag holds, and stays the same list.
+  const hex = async (text: string) =>
+    Array.from(
+      new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))),
+      (b) => b.toString(16).padStart(2, "0"),
+    ).join("");
+  assert.deepEqual(ready.luggage.map((f) => [f.name, f.size, f.sha256]), [
+    ["a.txt", 6, await hex("alpha\n")],
+    ["b/c.md", 6, await hex("gamma\n")],
+  ]);
+  assert.deepEqual(decoded.luggage.map((f) => [f.name, f.size]), [["a.txt", 6], ["b/c.md", 6]]);
+  assert.equal(ready.luggage, ready.luggage);
+  assert.ok(Object.isFrozen(ready.luggage));
+});

@@ -57,7 +57,7 @@ import {
 } from "../scan/mod.ts";
 import { assertPackable, luggageFindingRefusal, luggageNameProblems } from "./refuse.ts";
 import { sealPack } from "./seal.ts";
-import { deflatedEarly, type PreparedLuggage, PreparedStore } from "./prepared.ts";
+import { type PreparedLuggage, PreparedStore } from "./prepared.ts";
 
 export type { Deflater, Inflater, InflateSteps } from "../zip/mod.ts";
 export type { PreparedLuggage } from "./prepared.ts";
@@ -159,7 +159,10 @@ export interface PreparedPack {
   readonly object: PackObject;
   /** `data/passport.json`: the canonical JSON of {@linkcode PreparedPack.object}. */
   readonly passportJson: Uint8Array;
-  /** Luggage in pack order. */
+  /**
+   * Luggage in pack order. Made when first read: the encoders read the luggage by position,
+   * without an object per file.
+   */
   readonly luggage: readonly PreparedLuggage[];
   /** The derived tag files. */
   readonly tags: TagFiles;
@@ -186,7 +189,7 @@ export interface PrepareOptions {
   scanner?: ScannerFactory;
 }
 
-const prepared = new WeakSet<PreparedPack>();
+const prepared = new WeakMap<PreparedPack, PreparedStore>();
 /**
  * The chokepoint: seals, refuses, hashes. Every pack, in either encoding, is made from its
  * result.
@@ -231,42 +234,44 @@ export async function preparePack(
     throw new RefusalError("luggage-name", `${LUGGAGE_PREFIX}${clash.name}`, clash.problem);
   }
 
-  // Made at its full length: grown by pushes, a list of 70,000 would be copied as it grows.
-  const files = new Array<PreparedLuggage>(luggage.length);
   const progress = progressCounter(options.onProgress, luggage);
-  const store = new PreparedStore(options.deflater ?? null, luggage.length);
-  for (let index = 0; index < luggage.length; index++) {
-    const file = luggage[index]!;
+  const store = new PreparedStore(Object.freeze([...luggage]), options.deflater ?? null);
+  for (let index = 0; index < store.count; index++) {
+    const file = store.sources[index]!;
     const scanner = options.scanner?.(file.size) ?? new TextScanner();
-    const ready = await prepareLuggage(file, digests, scanner, progress.bytes, store, index);
+    await prepareLuggage(file, digests, scanner, progress.bytes, store, index);
     progress.file();
-    const bytes = ready.bytes;
+    const bytes = store.bytes(index);
     if (options.deflater && bytes && bytes.length > 0) {
       // What the source deflated as it read (on another core) saves the deflater the work.
       const made = file.read && file.deflated ? await file.deflated() : null;
       store.setDeflated(index, made ?? options.deflater.deflate(bytes));
     }
-    files[index] = ready;
   }
 
   const passportJson = utf8(canonicalJson(sealed));
   const passport = { sha256: sha256Hex(digests, passportJson), size: passportJson.length };
   const payload = payloadOf(
     passport,
-    files,
+    store.sources,
     (i) => store.sha256(i),
     (i, out, at) => store.sha256Into(i, out, at),
   );
   const tags = deriveTagFiles(sealed, payload, digests);
+  let files: readonly PreparedLuggage[] | undefined;
   const result: PreparedPack = Object.freeze({
     object: sealed,
     passportJson,
-    luggage: Object.freeze(files),
+    get luggage() {
+      return files ??= Object.freeze(
+        Array.from({ length: store.count }, (_, index) => store.file(index)),
+      );
+    },
     tags,
     digest: tags.digest,
     repairs: Object.freeze(repairs),
   });
-  prepared.add(result);
+  prepared.set(result, store);
   return result;
 }
 
@@ -361,7 +366,7 @@ function bagEntries(
   pack: PreparedPack,
   options: EncodeBagOptions,
 ): { entries: Iterable<ZipWriteEntry>; settings: WriteZipOptions } {
-  assertPrepared(pack);
+  const store = preparedStore(pack);
   const deflater = options.deflater ?? platformDeflater;
   const tags: ZipWriteEntry[] = [
     { name: "bagit.txt", bytes: pack.tags.bagit },
@@ -373,10 +378,12 @@ function bagEntries(
   const entries: Iterable<ZipWriteEntry> = {
     *[Symbol.iterator]() {
       yield* tags;
-      for (const file of pack.luggage) yield luggageEntry(file, deflater);
+      for (let index = 0; index < store.count; index++) {
+        yield luggageEntry(store, index, deflater);
+      }
     },
   };
-  const progress = progressCounter(options.onProgress, pack.luggage);
+  const progress = progressCounter(options.onProgress, store.sources);
   return {
     entries,
     settings: {
@@ -397,23 +404,20 @@ function bagEntries(
 }
 
 /** A luggage file's entry: its bytes (and what was deflated of them early), or a stream. */
-function luggageEntry(file: PreparedLuggage, deflater: Deflater): ZipWriteEntry {
-  const bytes = file.bytes;
-  if (!bytes) return streamEntry(file);
-  const made = deflatedEarly(file, deflater);
-  return made
-    ? { name: LUGGAGE_PREFIX + file.name, bytes, deflated: made }
-    : { name: LUGGAGE_PREFIX + file.name, bytes };
-}
-
-function streamEntry(file: PreparedLuggage): ZipWriteEntry {
-  return {
-    name: LUGGAGE_PREFIX + file.name,
-    size: file.size,
-    crc32: file.crc32,
-    compress: file.compress,
-    open: () => file.open(),
-  };
+function luggageEntry(store: PreparedStore, index: number, deflater: Deflater): ZipWriteEntry {
+  const name = LUGGAGE_PREFIX + store.name(index);
+  const bytes = store.bytes(index);
+  if (!bytes) {
+    return {
+      name,
+      size: store.size(index),
+      crc32: store.crc32(index),
+      compress: store.compress(index),
+      open: () => store.open(index),
+    };
+  }
+  const made = store.deflatedFor(index, deflater);
+  return made ? { name, bytes, deflated: made } : { name, bytes };
 }
 
 /** Options for {@linkcode encodeFlat}. */
@@ -453,21 +457,22 @@ export async function encodeFlat(
   pack: PreparedPack,
   options: EncodeFlatOptions = {},
 ): Promise<string> {
-  assertPrepared(pack);
+  const store = preparedStore(pack);
   const limit = options.maxAttachmentBytes ?? MAX_INLINE_ATTACHMENT_BYTES;
-  const oversized = pack.luggage.find((file) => file.size > limit);
-  if (oversized) {
+  for (let index = 0; index < store.count; index++) {
+    const size = store.size(index);
+    if (size <= limit) continue;
     throw new RefusalError(
       "flat-too-large",
-      LUGGAGE_PREFIX + oversized.name,
-      `the attachment is ${oversized.size} bytes, over the ${limit}-byte inline limit of the flat ` +
+      LUGGAGE_PREFIX + store.name(index),
+      `the attachment is ${size} bytes, over the ${limit}-byte inline limit of the flat ` +
         "form; send the .taskpack (zip) form, or lift the limit explicitly",
     );
   }
   const attachments = [];
-  for (const file of pack.luggage) {
-    const bytes = file.bytes ?? await readAllBytes(file.open(), file.size);
-    attachments.push(flatAttachment(file.name, bytes, file.sha256));
+  for (let index = 0; index < store.count; index++) {
+    const bytes = store.bytes(index) ?? await readAllBytes(store.open(index), store.size(index));
+    attachments.push(flatAttachment(store.name(index), bytes, store.sha256(index)));
   }
   return flatText(pack.object, attachments);
 }
@@ -492,7 +497,7 @@ async function prepareLuggage(
   onBytes: (count: number) => void,
   store: PreparedStore,
   index: number,
-): Promise<PreparedLuggage> {
+): Promise<void> {
   const where = LUGGAGE_PREFIX + file.name;
   if (file.read && file.size <= SMALL_LUGGAGE) {
     return checked(file, await file.read(), digests, scanner, onBytes, store, index);
@@ -523,7 +528,7 @@ async function prepareLuggage(
   const small = size <= SMALL_LUGGAGE;
   const compress = small || await looksCompressible(head);
   const found = { size, sha256: hasher.digestHex(), crc32: crc >>> 0, compress };
-  return store.add(index, file, found, small ? head : null);
+  store.add(index, found, small ? head : null);
 }
 
 /**
@@ -538,7 +543,7 @@ async function checked(
   onBytes: (count: number) => void,
   store: PreparedStore,
   index: number,
-): Promise<PreparedLuggage> {
+): Promise<void> {
   const where = LUGGAGE_PREFIX + file.name;
   checkSize(read.length, file, where);
   // Bytes of our own: the source's array could otherwise be changed after this check.
@@ -555,7 +560,7 @@ async function checked(
   onBytes(bytes.length);
   const crc = digests.crc32(bytes, 0) >>> 0;
   const found = { size: bytes.length, sha256: hasher.digestHex(), crc32: crc, compress: true };
-  return store.add(index, file, found, bytes);
+  store.add(index, found, bytes);
 }
 
 /** Throws when a luggage file held another size than it declared (it changed meanwhile). */
@@ -583,12 +588,15 @@ function checkShape(pack: PackObject): void {
   }
 }
 
-function assertPrepared(pack: PreparedPack): void {
-  if (!prepared.has(pack)) {
+/** The store behind a prepared pack; throws for anything preparePack did not make. */
+function preparedStore(pack: PreparedPack): PreparedStore {
+  const store = prepared.get(pack);
+  if (!store) {
     throw new TypeError(
       "Cannot encode pack: pass the result of preparePack(), the only way to a pack",
     );
   }
+  return store;
 }
 
 function normaliseAsk(ask: Partial<Ask>, index: number): Ask {

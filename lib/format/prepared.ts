@@ -3,14 +3,14 @@
 /**
  * What preparing a pack keeps of each luggage file until it is encoded: its numbers and digest
  * in typed arrays, its bytes (when small) and what was deflated of them early as positions in
- * shared slabs, and one small object per file that reads them back. A pack of 70,000 small
- * files then holds about 50 bytes of objects per file where it held 600: every object that
- * lives to the end is copied by the collector once or twice, and enough of them grow its young
- * generation and old space by tens of MiB.
+ * shared slabs, read back by position. No object is made per file unless one is asked for
+ * (`PreparedPack.luggage`): every object that lives to the end is copied by the collector once
+ * or twice, and enough of them make V8 double its young generation, tens of MiB for a pack of
+ * 70,000 small files.
  *
  * @module
  */
-import { ByteViews, DigestTable, grown, type Luggage } from "../bytes/mod.ts";
+import { ByteViews, DigestTable, type Luggage } from "../bytes/mod.ts";
 import type { Deflater } from "../zip/mod.ts";
 
 /** One luggage file after the chokepoint: hashed, scanned, its storage decided. */
@@ -34,27 +34,33 @@ export interface PreparedLuggage {
 /** Small luggage is copied into slabs of this size (see {@linkcode SlabCopier}). */
 const SLAB_BYTES = 256 * 1024;
 
-/** The luggage of one pack as prepared, by position. */
+/**
+ * The luggage of one pack as prepared, by position: what the encoders read, with no object per
+ * file (a {@linkcode PreparedLuggage} is made only when one is asked for).
+ */
 export class PreparedStore {
-  /** The deflater that made what {@linkcode PreparedStore.deflated} gives, if any. */
+  /** The deflater that made what {@linkcode PreparedStore.deflatedFor} gives, if any. */
   readonly deflater: Deflater | null;
+  /** The luggage as given, in pack order (its names and sources). */
+  readonly sources: readonly Luggage[];
   readonly #digests: DigestTable;
   readonly #bytes: ByteViews;
   readonly #deflated: ByteViews;
   /** Deflating that has not finished yet (or failed), by position. */
   readonly #pending = new Map<number, Promise<Uint8Array>>();
   readonly #copies = new SlabCopier();
-  #sizes: Float64Array;
-  #crcs: Uint32Array;
-  #compress: Uint8Array;
+  readonly #sizes: Float64Array;
+  readonly #crcs: Uint32Array;
+  readonly #compress: Uint8Array;
 
   /**
+   * @param sources The luggage, in pack order.
    * @param deflater The deflater that deflates small files early, if any.
-   * @param capacity How many files to make room for at first.
    */
-  constructor(deflater: Deflater | null, capacity: number) {
+  constructor(sources: readonly Luggage[], deflater: Deflater | null) {
+    this.sources = sources;
     this.deflater = deflater;
-    const room = Math.max(1, capacity);
+    const room = Math.max(1, sources.length);
     this.#digests = new DigestTable(room);
     this.#bytes = new ByteViews(room);
     this.#deflated = new ByteViews(room);
@@ -63,29 +69,30 @@ export class PreparedStore {
     this.#compress = new Uint8Array(room);
   }
 
+  /** How many files the store holds. */
+  get count(): number {
+    return this.sources.length;
+  }
+
   /** A copy of `bytes` in a shared slab (see {@linkcode SlabCopier}). */
   copy(bytes: Uint8Array): Uint8Array {
     return this.#copies.copy(bytes);
   }
 
-  /** Keeps what was found of the file at `index`, and returns it as luggage. */
+  /** Keeps what was found of the file at `index`. */
   add(
     index: number,
-    source: Luggage,
     found: { size: number; sha256: string; crc32: number; compress: boolean },
     bytes: Uint8Array | null,
-  ): PreparedLuggage {
-    if (index >= this.#sizes.length) {
-      this.#sizes = grown(this.#sizes, index + 1);
-      this.#crcs = grown(this.#crcs, this.#sizes.length);
-      this.#compress = grown(this.#compress, this.#sizes.length);
+  ): void {
+    if (!(index >= 0 && index < this.sources.length)) {
+      throw new RangeError(`Cannot keep luggage ${index}: the pack has ${this.count} files`);
     }
     this.#digests.set(index, found.sha256);
     this.#sizes[index] = found.size;
     this.#crcs[index] = found.crc32;
     this.#compress[index] = found.compress ? 1 : 0;
     this.#bytes.set(index, bytes);
-    return new PreparedFile(source, this, index);
   }
 
   /**
@@ -107,9 +114,23 @@ export class PreparedStore {
     }, () => {});
   }
 
-  /** What was deflated of the file at `index` early (or the promise of it), or null. */
-  deflated(index: number): Uint8Array | Promise<Uint8Array> | null {
+  /**
+   * What `deflater` made of the file at `index` while it was prepared (or the promise of it),
+   * or null: nothing made early, or made by another deflater.
+   */
+  deflatedFor(index: number, deflater: Deflater): Uint8Array | Promise<Uint8Array> | null {
+    if (this.deflater !== deflater) return null;
     return this.#pending.get(index) ?? this.#deflated.get(index);
+  }
+
+  /** The path under `data/files/` of the file at `index`. */
+  name(index: number): string {
+    return this.sources[index]!.name;
+  }
+
+  /** Opens the bytes of the file at `index` again. */
+  open(index: number): ReadableStream<Uint8Array> {
+    return this.sources[index]!.open();
   }
 
   /** The lower-case hex SHA-256 of the file at `index`. */
@@ -143,33 +164,25 @@ export class PreparedStore {
   bytes(index: number): Uint8Array | null {
     return this.#bytes.get(index);
   }
+
+  /** The file at `index` as one object (a new one each time). */
+  file(index: number): PreparedLuggage {
+    return new PreparedFile(this, index);
+  }
 }
 
-/** A luggage file as prepared: its source, and its place in the store that holds the rest. */
+/** A luggage file as prepared: its place in the store that holds it. */
 class PreparedFile implements PreparedLuggage {
-  readonly #source: Luggage;
   readonly #store: PreparedStore;
   readonly #index: number;
 
-  constructor(source: Luggage, store: PreparedStore, index: number) {
-    this.#source = source;
+  constructor(store: PreparedStore, index: number) {
     this.#store = store;
     this.#index = index;
   }
 
-  /**
-   * What `deflater` made of `file` while it was prepared, or null (another deflater, or none).
-   */
-  static deflatedBy(
-    file: PreparedLuggage,
-    deflater: Deflater,
-  ): Uint8Array | Promise<Uint8Array> | null {
-    if (!(file instanceof PreparedFile) || file.#store.deflater !== deflater) return null;
-    return file.#store.deflated(file.#index);
-  }
-
   get name(): string {
-    return this.#source.name;
+    return this.#store.name(this.#index);
   }
 
   get size(): number {
@@ -193,22 +206,8 @@ class PreparedFile implements PreparedLuggage {
   }
 
   open(): ReadableStream<Uint8Array> {
-    return this.#source.open();
+    return this.#store.open(this.#index);
   }
-}
-
-/**
- * What `deflater` made of a prepared file while it was prepared, or null.
- *
- * @param file A file of a prepared pack.
- * @param deflater The deflater the encoder uses.
- * @returns The deflated bytes, the promise of them, or null.
- */
-export function deflatedEarly(
-  file: PreparedLuggage,
-  deflater: Deflater,
-): Uint8Array | Promise<Uint8Array> | null {
-  return PreparedFile.deflatedBy(file, deflater);
 }
 
 /**
