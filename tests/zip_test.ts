@@ -409,6 +409,35 @@ Deno.test("writeZip() refuses names openZip would refuse", async (t) => {
   });
 });
 
+Deno.test("writeZip() holds each name against those a MiB of directory before it", async (t) => {
+  // 1,200 names of 1,000 bytes: a central directory of 1.2 MiB, made in more than one block.
+  const long = (i: number) => `n${String(i).padStart(4, "0")}/${"x".repeat(994)}`;
+  const names = Array.from({ length: 1200 }, (_, i) => long(i));
+  const entries = (more: string[]) =>
+    [...names, ...more].map((name) => ({ name, bytes: new Uint8Array(0) }));
+  await t.step("every name reads back, in order", async () => {
+    const archive = await openZip(bytesSource(await zip(entries([]))));
+    assert.deepEqual(archive.entries.map((e) => e.name), names);
+  });
+  // The earlier name is read back from the directory's first block to say what clashed.
+  const clashes: [string, string, string][] = [
+    ["the first name again", long(0), "the name appears twice"],
+    [
+      "a file under an early one",
+      `${long(3)}/y`,
+      `the name lies inside "${long(3)}", which is a file`,
+    ],
+  ];
+  for (const [what, late, problem] of clashes) {
+    await t.step(what, async () => {
+      await assert.rejects(
+        zip(entries([late])),
+        (error: unknown) => error instanceof TypeError && error.message.endsWith(problem),
+      );
+    });
+  }
+});
+
 // ---------------------------------------------------------------------------------------------
 // Round trip
 

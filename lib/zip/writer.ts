@@ -23,7 +23,6 @@
  * @module
  */
 import {
-  appendBytes,
   borrowChunks,
   decodeUtf8Strict,
   type Digests,
@@ -374,38 +373,61 @@ interface Written {
   offset: number;
 }
 
+/** The central directory grows by doubling up to this size, then in blocks of it. */
+const DIRECTORY_BLOCK = 1 << 20;
+
 /**
- * The central directory, made entry by entry as each is written: one growing buffer rather
- * than a record and a name per entry kept to the end (70,000 files would hold about 20 MiB
- * more).
+ * The central directory, made entry by entry as each is written: bytes rather than a record
+ * and a name per entry kept to the end (70,000 files would hold about 20 MiB more), in blocks
+ * of a MiB once it is that large, so that it is never copied whole as it grows (a doubled
+ * buffer holds the old one and up to half its size unused until the collector frees it).
  */
 class CentralDirectory {
-  #bytes = new Uint8Array(1 << 16);
-  #length = 0;
-  /** Where each entry's header starts. */
-  #starts = new Float64Array(64);
+  /** The blocks filled, then the one being filled. */
+  readonly #blocks: Uint8Array[] = [];
+  #block = new Uint8Array(1 << 16);
+  #used = 0;
+  /** Where each entry's header is: its block, and where in it. */
+  #blockOf = new Uint32Array(64);
+  #starts = new Uint32Array(64);
   /** Entries added. */
   count = 0;
 
   /** Adds one entry's central directory header. */
   add(header: Uint8Array): void {
-    if (this.count === this.#starts.length) this.#starts = grown(this.#starts, this.count + 1);
-    this.#starts[this.count] = this.#length;
-    this.#bytes = appendBytes(this.#bytes, this.#length, header);
-    this.#length += header.length;
+    if (this.count === this.#starts.length) {
+      this.#starts = grown(this.#starts, this.count + 1);
+      this.#blockOf = grown(this.#blockOf, this.#starts.length);
+    }
+    if (this.#used + header.length > this.#block.length) {
+      if (this.#used + header.length <= DIRECTORY_BLOCK) {
+        this.#block = grown(this.#block, this.#used + header.length, this.#used);
+      } else {
+        this.#blocks.push(this.#block.subarray(0, this.#used));
+        this.#block = new Uint8Array(Math.max(DIRECTORY_BLOCK, header.length));
+        this.#used = 0;
+      }
+    }
+    this.#blockOf[this.count] = this.#blocks.length;
+    this.#starts[this.count] = this.#used;
+    this.#block.set(header, this.#used);
+    this.#used += header.length;
     this.count++;
   }
 
   /** The name of entry `index`, read back from its header. */
   nameAt(index: number): string {
+    const block = this.#blockOf[index] === this.#blocks.length
+      ? this.#block
+      : this.#blocks[this.#blockOf[index]!]!;
     const start = this.#starts[index]!;
-    const length = this.#bytes[start + 28]! | (this.#bytes[start + 29]! << 8);
-    return decodeUtf8Strict(this.#bytes.subarray(start + 46, start + 46 + length));
+    const length = block[start + 28]! | (block[start + 29]! << 8);
+    return decodeUtf8Strict(block.subarray(start + 46, start + 46 + length));
   }
 
-  /** The headers so far, in order. */
-  get bytes(): Uint8Array {
-    return this.#bytes.subarray(0, this.#length);
+  /** The headers so far, in order, in parts. */
+  get parts(): Uint8Array[] {
+    return [...this.#blocks, this.#block.subarray(0, this.#used)];
   }
 }
 
@@ -709,7 +731,7 @@ async function* produce(
   }
 
   const cdOffset = out.offset;
-  out.write(central.bytes);
+  for (const part of central.parts) out.write(part);
   const cdSize = out.offset - cdOffset;
   const count = central.count;
   const zip64End = settings.forceZip64 || count >= U16_MAX || cdSize >= U32_MAX ||
