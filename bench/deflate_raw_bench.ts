@@ -1,6 +1,7 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
- * The pure TypeScript raw DEFLATE encoder for small entries against node:zlib's
+ * The core's raw DEFLATE encoder for small entries (its WebAssembly build, which
+ * `deflateRawSmall` uses, and its script, the same bytes) against node:zlib's
  * `deflateRawSync` (level 6) and the platform's `CompressionStream("deflate-raw")`, on 1 KiB and
  * 64 KiB of text: this repository's own TypeScript sources (lib/), as a folder being packed
  * would hold. Run with `deno bench -A bench/deflate_raw_bench.ts`.
@@ -8,7 +9,7 @@
  * @module
  */
 import { deflateRawSync } from "node:zlib";
-import { deflateRawSmall } from "../lib/zip/mod.ts";
+import { deflateRawJs, deflateRawSmall } from "../lib/zip/mod.ts";
 
 /** lib/format/*.ts, in name order, concatenated and cut to `size` bytes. */
 async function sourceText(size: number): Promise<Uint8Array> {
@@ -52,6 +53,13 @@ for (const [label, size] of [["1 KiB", 1024], ["64 KiB", 65_536]] as const) {
     baseline: true,
     fn() {
       deflateRawSmall(text);
+    },
+  });
+  Deno.bench({
+    name: `deflateRawJs (the script alone) ${label}`,
+    group,
+    fn() {
+      deflateRawJs(text);
     },
   });
   Deno.bench({

@@ -3,7 +3,7 @@
 // deflating on the calling thread, whatever the batching, and still does when its worker fails.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { deflateRawSmall } from "../lib/zip/deflate_raw.ts";
+import { deflateRawSmall } from "../lib/zip/deflate.ts";
 import { type Deflater, platformDeflater, SMALL_DEFLATE } from "../lib/zip/deflate.ts";
 import { batchDeflater } from "../shell/workers/batch_deflater.ts";
 import { MANY_SMALL_FILES } from "../cli/codecs.ts";

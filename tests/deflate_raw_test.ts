@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import fc from "fast-check";
 import { concatBytes } from "../lib/bytes/bytes.ts";
-import { deflateRawSmall } from "../lib/zip/deflate_raw.ts";
+import { deflateRawJs } from "../lib/zip/deflate_raw.ts";
 import {
   CODE_LENGTH_ORDER,
   DISTANCE_BASE,
@@ -30,7 +30,7 @@ function inflateStrict(packed: Uint8Array): Uint8Array {
 
 /** Deflates `bytes`, checks the strict round trip through zlib, and returns the output. */
 function roundTrip(bytes: Uint8Array): Uint8Array {
-  const packed = deflateRawSmall(bytes);
+  const packed = deflateRawJs(bytes);
   const back = inflateStrict(packed);
   assert.equal(back.length, bytes.length);
   assert.ok(Buffer.from(back).equals(Buffer.from(bytes)), "inflates to the input");
@@ -220,12 +220,12 @@ const mixed = fc
 
 // --- Round trips ------------------------------------------------------------------------------
 
-Deno.test("deflateRawSmall: the empty input is the fixed-Huffman empty final block", () => {
-  assert.deepEqual(deflateRawSmall(new Uint8Array(0)), Uint8Array.of(0x03, 0x00));
-  assert.equal(inflateStrict(deflateRawSmall(new Uint8Array(0))).length, 0);
+Deno.test("deflateRawJs: the empty input is the fixed-Huffman empty final block", () => {
+  assert.deepEqual(deflateRawJs(new Uint8Array(0)), Uint8Array.of(0x03, 0x00));
+  assert.equal(inflateStrict(deflateRawJs(new Uint8Array(0))).length, 0);
 });
 
-Deno.test("deflateRawSmall: round trips tiny inputs of every length 1..300", () => {
+Deno.test("deflateRawJs: round trips tiny inputs of every length 1..300", () => {
   const random = prng(42);
   for (let length = 1; length <= 300; length++) {
     const bytes = new Uint8Array(length);
@@ -236,7 +236,7 @@ Deno.test("deflateRawSmall: round trips tiny inputs of every length 1..300", () 
   }
 });
 
-Deno.test("deflateRawSmall: round trips arbitrary bytes (strict end)", () => {
+Deno.test("deflateRawJs: round trips arbitrary bytes (strict end)", () => {
   fc.assert(fc.property(fc.uint8Array({ maxLength: 5000 }), (bytes) => void roundTrip(bytes)), {
     numRuns: 1000,
   });
@@ -245,7 +245,7 @@ Deno.test("deflateRawSmall: round trips arbitrary bytes (strict end)", () => {
   fc.assert(fc.property(large, (bytes) => void roundTrip(bytes)), { numRuns: 20 });
 });
 
-Deno.test("deflateRawSmall: round trips compressible data (strict end)", () => {
+Deno.test("deflateRawJs: round trips compressible data (strict end)", () => {
   for (
     const [arbitrary, numRuns] of [[repeatedWords, 150], [runs, 150], [smallAlphabet, 200]] as const
   ) {
@@ -254,11 +254,11 @@ Deno.test("deflateRawSmall: round trips compressible data (strict end)", () => {
   fc.assert(fc.property(oneByte, (bytes) => void roundTrip(bytes)), { numRuns: 20 });
 });
 
-Deno.test("deflateRawSmall: round trips mixed data up to 300 KiB (several blocks)", () => {
+Deno.test("deflateRawJs: round trips mixed data up to 300 KiB (several blocks)", () => {
   fc.assert(fc.property(mixed, (bytes) => void roundTrip(bytes)), { numRuns: 60 });
 });
 
-Deno.test("deflateRawSmall: uses a match exactly 32768 back, and none 32769 back", () => {
+Deno.test("deflateRawJs: uses a match exactly 32768 back, and none 32769 back", () => {
   fc.assert(
     fc.property(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 8, max: 258 }), (s, k) => {
       // High bytes, copied once after ASCII text: the first copy is the only possible source.
@@ -285,7 +285,7 @@ Deno.test("deflateRawSmall: uses a match exactly 32768 back, and none 32769 back
   );
 });
 
-Deno.test("deflateRawSmall: the reference inflater reads the same as zlib", () => {
+Deno.test("deflateRawJs: the reference inflater reads the same as zlib", () => {
   for (
     const bytes of [englishText(3000), jsonText(70_000), randomBytes(70_000), new Uint8Array(0)]
   ) {
@@ -299,7 +299,7 @@ Deno.test("deflateRawSmall: the reference inflater reads the same as zlib", () =
   assert.ok(types.has(0) && types.has(2), [...types].join());
 });
 
-Deno.test("deflateRawSmall: the platform's DecompressionStream inflates the output", async () => {
+Deno.test("deflateRawJs: the platform's DecompressionStream inflates the output", async () => {
   const samples = [
     new Uint8Array(0),
     encoder.encode("a"),
@@ -311,18 +311,18 @@ Deno.test("deflateRawSmall: the platform's DecompressionStream inflates the outp
     concatBytes([logText(40_000), randomBytes(30_000), logText(40_000)]),
   ];
   for (const bytes of samples) {
-    assert.deepEqual(await inflateWeb(deflateRawSmall(bytes)), bytes);
+    assert.deepEqual(await inflateWeb(deflateRawJs(bytes)), bytes);
   }
 });
 
 // --- Determinism ------------------------------------------------------------------------------
 
-Deno.test("deflateRawSmall: the same bytes give the same output, whatever ran before", async () => {
+Deno.test("deflateRawJs: the same bytes give the same output, whatever ran before", async () => {
   // A separate instance of the module, with scratch state of its own that has seen nothing.
   const fresh: typeof import("../lib/zip/deflate_raw.ts") = await import(
     new URL("../lib/zip/deflate_raw.ts?instance=fresh", import.meta.url).href
   );
-  assert.notEqual(fresh.deflateRawSmall, deflateRawSmall);
+  assert.notEqual(fresh.deflateRawJs, deflateRawJs);
   const inputs = [
     englishText(1024),
     jsonText(8192, 9),
@@ -333,37 +333,37 @@ Deno.test("deflateRawSmall: the same bytes give the same output, whatever ran be
     encoder.encode("x"),
     new Uint8Array(0),
   ];
-  const expected = inputs.map((bytes) => fresh.deflateRawSmall(bytes));
+  const expected = inputs.map((bytes) => fresh.deflateRawJs(bytes));
   // Twice in a row, in reverse order, and interleaved with inputs of other sizes.
   for (let pass = 0; pass < 2; pass++) {
     for (const [i, bytes] of inputs.entries()) {
-      assert.deepEqual(deflateRawSmall(bytes), expected[i]);
+      assert.deepEqual(deflateRawJs(bytes), expected[i]);
     }
   }
   for (const [i, bytes] of [...inputs.entries()].reverse()) {
-    assert.deepEqual(deflateRawSmall(bytes), expected[i]);
-    deflateRawSmall(randomBytes(500 + i * 3000, i));
-    deflateRawSmall(englishText(200 + i * 20_000, i + 10));
-    assert.deepEqual(deflateRawSmall(bytes), expected[i]);
+    assert.deepEqual(deflateRawJs(bytes), expected[i]);
+    deflateRawJs(randomBytes(500 + i * 3000, i));
+    deflateRawJs(englishText(200 + i * 20_000, i + 10));
+    assert.deepEqual(deflateRawJs(bytes), expected[i]);
   }
   fc.assert(
     fc.property(fc.array(fc.uint8Array({ maxLength: 20_000 }), { minLength: 1, maxLength: 6 }), (
       list,
     ) => {
       const target = list[0]!;
-      const before = deflateRawSmall(target);
-      for (const other of list) deflateRawSmall(other);
-      assert.deepEqual(deflateRawSmall(target), before);
-      assert.deepEqual(fresh.deflateRawSmall(target), before);
+      const before = deflateRawJs(target);
+      for (const other of list) deflateRawJs(other);
+      assert.deepEqual(deflateRawJs(target), before);
+      assert.deepEqual(fresh.deflateRawJs(target), before);
     }),
     { numRuns: 40 },
   );
 });
 
-Deno.test("deflateRawSmall: the output does not alias the module's scratch buffer", () => {
-  const first = deflateRawSmall(englishText(2000));
+Deno.test("deflateRawJs: the output does not alias the module's scratch buffer", () => {
+  const first = deflateRawJs(englishText(2000));
   const copy = first.slice();
-  deflateRawSmall(randomBytes(2000));
+  deflateRawJs(randomBytes(2000));
   assert.deepEqual(first, copy);
   assert.equal(first.byteOffset, 0);
   assert.equal(first.buffer.byteLength, first.length);
@@ -371,7 +371,7 @@ Deno.test("deflateRawSmall: the output does not alias the module's scratch buffe
 
 // --- Ratio ------------------------------------------------------------------------------------
 
-Deno.test("deflateRawSmall: within 8% of zlib level 6 on text-like inputs", () => {
+Deno.test("deflateRawJs: within 8% of zlib level 6 on text-like inputs", () => {
   const kinds = { english: englishText, json: jsonText, logs: logText, source: sourceText };
   for (const [name, make] of Object.entries(kinds)) {
     for (const size of [1024, 8192, 65_536]) {
@@ -385,7 +385,7 @@ Deno.test("deflateRawSmall: within 8% of zlib level 6 on text-like inputs", () =
   }
 });
 
-Deno.test("deflateRawSmall: incompressible input costs at most 5 bytes per 64 KiB + 5", () => {
+Deno.test("deflateRawJs: incompressible input costs at most 5 bytes per 64 KiB + 5", () => {
   for (const size of [1, 10, 100, 1000, 16_384, 65_535, 65_536, 65_537, 200_000, 300_000]) {
     const bytes = randomBytes(size, size);
     const packed = roundTrip(bytes);
@@ -394,7 +394,7 @@ Deno.test("deflateRawSmall: incompressible input costs at most 5 bytes per 64 Ki
   }
 });
 
-Deno.test("deflateRawSmall: 1 MiB of one byte deflates to under 2 KiB", () => {
+Deno.test("deflateRawJs: 1 MiB of one byte deflates to under 2 KiB", () => {
   const packed = roundTrip(new Uint8Array(1 << 20).fill(0x61));
   assert.ok(packed.length < 2048, `${packed.length} bytes`);
 });
@@ -591,7 +591,7 @@ function fibonacciBlock(seed: number): Uint8Array {
   return Uint8Array.from(out);
 }
 
-Deno.test("deflateRawSmall: limits skewed Huffman codes to 15 bits", () => {
+Deno.test("deflateRawJs: limits skewed Huffman codes to 15 bits", () => {
   fc.assert(
     fc.property(fc.integer({ min: 1, max: 2 ** 30 }), (seed) => {
       const { blocks } = decodeBlocks(roundTrip(fibonacciBlock(seed)));
@@ -613,7 +613,7 @@ Deno.test("deflateRawSmall: limits skewed Huffman codes to 15 bits", () => {
   );
 });
 
-Deno.test("deflateRawSmall: a block without matches still sends a complete distance code", () => {
+Deno.test("deflateRawJs: a block without matches still sends a complete distance code", () => {
   // Letters with no four in a row repeated: literals only, yet worth a dynamic block.
   const random = prng(7);
   const seen = new Set<string>();

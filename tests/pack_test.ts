@@ -15,7 +15,7 @@ import {
   RefusalError,
 } from "../mod.ts";
 import { nativeDigests } from "../shell/host/node_digests.ts";
-import { deflateRawSmall } from "../lib/zip/deflate_raw.ts";
+import { deflateRawSmall } from "../lib/zip/deflate.ts";
 import { platformDeflater } from "../lib/zip/deflate.ts";
 import { packBoth, SAMPLE_OPTIONS, sampleState, streamBytes } from "./_helpers.ts";
 

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { readAhead } from "../shell/workers/read_ahead.ts";
-import { deflateRawSmall } from "../lib/zip/deflate_raw.ts";
+import { deflateRawSmall } from "../lib/zip/deflate.ts";
 import { SMALL_DEFLATE } from "../lib/zip/deflate.ts";
 import { readUntilExpected, walkLuggage } from "../shell/host/files.ts";
 import { inTempDir } from "./_helpers.ts";

@@ -10,7 +10,9 @@
  * or dynamic-Huffman block, chosen on exact bit costs. It compresses about as well as zlib level 6.
  * Scratch tables live at module level and are reused between calls without leaking state into the
  * output: the same bytes always deflate to the same bytes, whatever was deflated before and on
- * every runtime. For the core's own use: not in the library's public API.
+ * every runtime. `assembly/deflate_raw.ts` is this encoder step for step in AssemblyScript (see
+ * `deflate_raw_wasm.ts`): a change here is made there too. For the core's own use: not in the
+ * library's public API.
  *
  * @module
  */
@@ -744,8 +746,9 @@ function compressSegment(data: Uint8Array, from: number, to: number, final: bool
 }
 
 /**
- * Deflates `bytes` into one complete raw DEFLATE stream (final block set). Deterministic: the
- * same bytes always give the same output, on every runtime.
+ * Deflates `bytes` into one complete raw DEFLATE stream (final block set), in the script alone
+ * (`deflateRawSmall` in `deflate.ts` prefers the WebAssembly build of this encoder, which gives
+ * the same bytes). Deterministic: the same bytes always give the same output, on every runtime.
  *
  * Tuned for small entries (a few hundred bytes to 64 KiB), where it is much cheaper than a
  * native zlib binding and compresses about as well as zlib level 6; it is correct at any size.
@@ -755,13 +758,13 @@ function compressSegment(data: Uint8Array, from: number, to: number, final: bool
  *
  * @example Usage
  * ```ts
- * import { deflateRawSmall } from "./deflate_raw.ts";
+ * import { deflateRawJs } from "./deflate_raw.ts";
  * import { assert, assertEquals } from "@std/assert";
  *
  * const text = new TextEncoder().encode("to be or not to be, ".repeat(50));
- * const packed = deflateRawSmall(text);
+ * const packed = deflateRawJs(text);
  * assert(packed.length < 60);
- * assertEquals(deflateRawSmall(text), packed);
+ * assertEquals(deflateRawJs(text), packed);
  *
  * // Any raw DEFLATE inflater reads it, the platform's own included.
  * const inflated = new Blob([packed.slice()]).stream()
@@ -769,7 +772,7 @@ function compressSegment(data: Uint8Array, from: number, to: number, final: bool
  * assertEquals(await new Response(inflated).bytes(), text);
  * ```
  */
-export function deflateRawSmall(bytes: Uint8Array): Uint8Array {
+export function deflateRawJs(bytes: Uint8Array): Uint8Array {
   const n = bytes.length;
   input = bytes;
   outPos = 0;
@@ -790,7 +793,7 @@ export function deflateRawSmall(bytes: Uint8Array): Uint8Array {
       }
     }
     alignToByte();
-    if (outPos > out.length) throw new Error("deflateRawSmall: output overran its buffer");
+    if (outPos > out.length) throw new Error("deflateRawJs: output overran its buffer");
     return out.slice(0, outPos);
   } finally {
     input = EMPTY;

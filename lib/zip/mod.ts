@@ -30,13 +30,14 @@ export {
   deflateInMemory,
   type Deflater,
   deflateRaw,
+  deflateRawSmall,
   type Inflater,
   type InflateSteps,
   looksCompressible,
   platformDeflater,
   SMALL_DEFLATE,
 } from "./deflate.ts";
-export { deflateRawSmall } from "./deflate_raw.ts";
+export { deflateRawJs } from "./deflate_raw.ts";
 export { inflateRawStrict } from "./inflate_raw.ts";
 export { type NameClash, NameIndex } from "./name_index.ts";
 export {

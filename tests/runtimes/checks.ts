@@ -126,7 +126,27 @@ export async function runChecks(tp: TaskpackApi, inputs: CheckInputs): Promise<C
   }
   shared.hostile = hostile;
   shared.deflateEdges = await deflateEdges(tp);
+  shared.smallEntriesBag = await smallEntriesBag(tp);
   return { shared, own };
+}
+
+/**
+ * A bag whose every entry is at most 16 KiB: each is deflated by the core's own encoder (its
+ * WebAssembly build where the runtime compiles it, its script where it does not, as on a
+ * browser's main thread), so the archive is the same bytes on every runtime.
+ */
+async function smallEntriesBag(tp: TaskpackApi): Promise<Record<string, unknown>> {
+  const files = [
+    tp.luggageFromBytes("brief.md", "# Release brief\n\nShip it tonight.\n".repeat(200)),
+    tp.luggageFromBytes("logs/a.log", seededText(11, 120)),
+    tp.luggageFromBytes("logs/b.log", seededText(12, 300)),
+    tp.luggageFromBytes("blobs/small-random.bin", seededBytes(0xbeef, 3000)),
+    tp.luggageFromBytes("blobs/zeros.bin", new Uint8Array(16_384)),
+    tp.luggageFromBytes("名前/ノート.txt", "メモ: 日本語のテキスト\n".repeat(40)),
+  ];
+  const prepared = await tp.preparePack(tp.buildPackObject(sampleState(), SAMPLE_OPTIONS), files);
+  const bag = await streamBytes(tp.encodeBag(prepared));
+  return { sha256: await sha256Hex(bag), size: bag.length, methods: await zipMethods(bag) };
 }
 
 /** "hello" as raw DEFLATE: one final block with fixed Huffman codes, ended by its last byte. */
