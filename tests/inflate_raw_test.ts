@@ -1,5 +1,6 @@
 // Copyright 2026 the taskpack authors. MIT license.
-// The portable raw DEFLATE decoder against zlib: round trips of whatever zlib's deflater makes
+// The core's raw DEFLATE decoder, as the ZIP reader calls it (`inflateRawStrict`: its WebAssembly
+// build here; `tests/wasm_test.ts` holds its script to the same answers), against zlib: round trips of whatever zlib's deflater makes
 // (every level, strategy and window size), hand-built streams for every refusal, every cut of
 // several streams, and mutated streams, where it must accept, refuse and flag trailing bytes
 // exactly as zlib's own inflater does.
@@ -22,7 +23,7 @@ import {
   LENGTH_BASE,
   LENGTH_EXTRA,
 } from "../lib/zip/deflate_tables.ts";
-import { inflateRawStrict } from "../lib/zip/inflate_raw.ts";
+import { inflateRawStrict } from "../lib/zip/deflate.ts";
 
 type Outcome = { bytes: Uint8Array } | { problem: "trailing" | "too-large" | "corrupt" };
 

@@ -20,7 +20,8 @@
 import { readAllBytes } from "../bytes/mod.ts";
 import { deflateRawJs } from "./deflate_raw.ts";
 import { deflateRawWasm } from "./deflate_raw_wasm.ts";
-import { inflateRawStrict } from "./inflate_raw.ts";
+import { inflateRawJs } from "./inflate_raw.ts";
+import { inflateRawWasm } from "./inflate_raw_wasm.ts";
 
 /** The size of the pieces fed to the deflater: 64 KiB. */
 export const DEFLATE_CHUNK = 65_536;
@@ -208,8 +209,42 @@ export function deflateInMemory(
 }
 
 /**
- * The core's own one-shot inflater (pure TypeScript): strict about the end of the stream and
- * the size, and for small entries several times faster than a native one called per entry.
+ * Inflates one complete raw DEFLATE stream with the core's own decoder, strictly: its
+ * WebAssembly build where the runtime can compile it (up to 1 MiB of output), else its script;
+ * both give the same answer for every input. The stream must end (with its final block) in the
+ * last byte of `data` and inflate to at most `size` bytes; it never throws, and never makes more
+ * than `size` bytes of output (nor more than 1032 a byte of `data`). A stream that ends before
+ * `size` bytes gives the shorter output: the caller compares lengths.
+ *
+ * @param data The compressed bytes, exactly one raw DEFLATE stream.
+ * @param size The most bytes the output may have; inflating byte `size + 1` is `too-large`.
+ * @returns The output, or what is wrong: `trailing` (bytes after the end of the stream; the
+ * unused bits of its last byte are ignored), `too-large`, or `corrupt` (anything else, a
+ * stream cut short included).
+ *
+ * @example Usage
+ * ```ts
+ * import { inflateRawStrict } from "./deflate.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * // "hello" as one fixed-Huffman block.
+ * const packed = new Uint8Array([0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00]);
+ * assertEquals(inflateRawStrict(packed, 5), { bytes: new TextEncoder().encode("hello") });
+ * assertEquals(inflateRawStrict(packed, 4), { problem: "too-large" });
+ * assertEquals(inflateRawStrict(packed.subarray(0, 6), 5), { problem: "corrupt" });
+ * ```
+ */
+export function inflateRawStrict(
+  data: Uint8Array,
+  size: number,
+): { bytes: Uint8Array } | { problem: "trailing" | "too-large" | "corrupt" } {
+  return inflateRawWasm(data, size) ?? inflateRawJs(data, size);
+}
+
+/**
+ * The core's own one-shot inflater ({@linkcode inflateRawStrict}): strict about the end of the
+ * stream and the size, and for small entries several times faster than a native one called per
+ * entry.
  * The ZIP reader uses it for small entries when it is given no other.
  * @example Usage
  * ```ts

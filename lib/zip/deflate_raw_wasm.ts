@@ -3,16 +3,14 @@
 /**
  * The core's raw DEFLATE encoder compiled to WebAssembly (`assembly/deflate_raw.ts`): the same
  * bytes as `deflateRawJs` (`deflate_raw.ts`) for every input, at full speed from the first
- * call. The module is compiled on first use, once per isolate; where WebAssembly cannot be
- * compiled from bytes (no `WebAssembly`, a content security policy, a browser's main thread
- * refusing to compile modules this large synchronously), or for inputs over
- * {@linkcode WASM_DEFLATE_LIMIT}, it answers `null` and the caller uses the script encoder.
- * For the core's own use: not in the library's public API.
+ * call. The module is compiled on first use, once per isolate; where it cannot be (see
+ * `wasm.ts`), or for inputs over {@linkcode WASM_DEFLATE_LIMIT}, it answers `null` and the
+ * caller uses the script encoder. For the core's own use: not in the library's public API.
  *
  * @module
  */
-import { decodeBase64Strict } from "../bytes/mod.ts";
 import { DEFLATE_RAW_WASM } from "./deflate_raw_wasm_bytes.ts";
+import { instantiateWasm } from "./wasm.ts";
 
 /**
  * The largest input given to the WebAssembly encoder. Its memory grows to fit the largest input
@@ -31,16 +29,6 @@ interface Encoder {
 
 /** The instance, once made; null when this runtime cannot make it. */
 let encoder: Encoder | null | undefined;
-
-function instantiate(): Encoder | null {
-  try {
-    const bytes = decodeBase64Strict(DEFLATE_RAW_WASM) as Uint8Array<ArrayBuffer>;
-    const module = new WebAssembly.Module(bytes);
-    return new WebAssembly.Instance(module, {}).exports as unknown as Encoder;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Deflates `bytes` into one complete raw DEFLATE stream with the WebAssembly encoder: the bytes
@@ -62,7 +50,9 @@ function instantiate(): Encoder | null {
  */
 export function deflateRawWasm(bytes: Uint8Array): Uint8Array | null {
   if (bytes.length > WASM_DEFLATE_LIMIT) return null;
-  const wasm = encoder === undefined ? (encoder = instantiate()) : encoder;
+  const wasm = encoder === undefined
+    ? (encoder = instantiateWasm<Encoder>(DEFLATE_RAW_WASM))
+    : encoder;
   if (wasm === null) return null;
   const at = wasm.prepare(bytes.length);
   if (at === 0) return null; // its memory could not grow

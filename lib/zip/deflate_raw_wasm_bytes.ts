@@ -2,8 +2,8 @@
 // This module is browser compatible.
 // Written by `deno task build:wasm` from assembly/deflate_raw.ts: do not edit.
 /**
- * The raw DEFLATE encoder of `assembly/deflate_raw.ts`, compiled to WebAssembly (7199
- * bytes), in base64.
+ * The raw DEFLATE encoder of `assembly/deflate_raw.ts`, compiled to WebAssembly (7199 bytes),
+ * in base64.
  *
  * @module
  */

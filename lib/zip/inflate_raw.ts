@@ -9,7 +9,9 @@
  * It accepts and refuses what zlib's `inflate` does (lone one-bit codes included), and names what
  * it refuses: bytes after the end of the final block (`trailing`), more output than the caller
  * allows (`too-large`, checked before each write, so a zip bomb stops at once), or anything else
- * (`corrupt`). For the core's own use: not in the library's public API.
+ * (`corrupt`). `assembly/inflate_raw.ts` is this decoder step for step in AssemblyScript (see
+ * `inflate_raw_wasm.ts`): a change here is made there too. For the core's own use: not in the
+ * library's public API.
  *
  * Huffman codes are decoded through lookup tables indexed by the next bits of input (the bits come
  * least significant first, so codes are stored bit-reversed): a primary table of 9 bits
@@ -304,8 +306,10 @@ function readCodes(data: Uint8Array, start: number, bits: number, count: number)
 }
 
 /**
- * Inflates one complete raw DEFLATE stream (RFC 1951), strictly: the stream must end (with
- * its final block) in the last byte of `data`, and inflate to at most `size` bytes.
+ * Inflates one complete raw DEFLATE stream (RFC 1951), strictly, in the script alone
+ * (`inflateRawStrict` in `deflate.ts` prefers the WebAssembly build of this decoder, which gives
+ * the same answers): the stream must end (with its final block) in the last byte of `data`, and
+ * inflate to at most `size` bytes.
  *
  * Never throws and never allocates more than `size` bytes of output (nor more than the most
  * `data` could possibly inflate to, 1032 bytes a byte, whatever `size` says; an output buffer
@@ -320,18 +324,18 @@ function readCodes(data: Uint8Array, start: number, bits: number, count: number)
  *
  * @example Usage
  * ```ts
- * import { inflateRawStrict } from "./inflate_raw.ts";
+ * import { inflateRawJs } from "./inflate_raw.ts";
  * import { assertEquals } from "@std/assert";
  *
  * // "hello" as one fixed-Huffman block.
  * const packed = new Uint8Array([0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00]);
- * assertEquals(inflateRawStrict(packed, 5), { bytes: new TextEncoder().encode("hello") });
- * assertEquals(inflateRawStrict(packed, 4), { problem: "too-large" });
- * assertEquals(inflateRawStrict(new Uint8Array([...packed, 0]), 5), { problem: "trailing" });
- * assertEquals(inflateRawStrict(packed.subarray(0, 6), 5), { problem: "corrupt" });
+ * assertEquals(inflateRawJs(packed, 5), { bytes: new TextEncoder().encode("hello") });
+ * assertEquals(inflateRawJs(packed, 4), { problem: "too-large" });
+ * assertEquals(inflateRawJs(new Uint8Array([...packed, 0]), 5), { problem: "trailing" });
+ * assertEquals(inflateRawJs(packed.subarray(0, 6), 5), { problem: "corrupt" });
  * ```
  */
-export function inflateRawStrict(
+export function inflateRawJs(
   data: Uint8Array,
   size: number,
 ): { bytes: Uint8Array } | { problem: "trailing" | "too-large" | "corrupt" } {

@@ -32,13 +32,14 @@ export {
   deflateRaw,
   deflateRawSmall,
   type Inflater,
+  inflateRawStrict,
   type InflateSteps,
   looksCompressible,
   platformDeflater,
   SMALL_DEFLATE,
 } from "./deflate.ts";
 export { deflateRawJs } from "./deflate_raw.ts";
-export { inflateRawStrict } from "./inflate_raw.ts";
+export { inflateRawJs } from "./inflate_raw.ts";
 export { type NameClash, NameIndex } from "./name_index.ts";
 export {
   DEFAULT_ZIP_LIMITS,
