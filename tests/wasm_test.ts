@@ -223,3 +223,28 @@ Deno.test("inflate wasm: where WebAssembly cannot be compiled, it declines", asy
   }
   assert.deepEqual(inflateRawWasm(Uint8Array.of(3, 0), 0), { bytes: new Uint8Array(0) });
 });
+
+Deno.test("wasm: an isolate makes the WebAssembly builds only once it has many entries", async () => {
+  // In a fresh process: count the modules compiled around the 64th and 65th calls of each.
+  const script = `
+    let made = 0;
+    const Real = WebAssembly.Module;
+    WebAssembly.Module = function (bytes) { made++; return new Real(bytes); };
+    const { deflateRawSmall, inflateRawStrict } = await import(${
+    JSON.stringify(new URL("../lib/zip/deflate.ts", import.meta.url).href)
+  });
+    const text = new TextEncoder().encode("many small entries, ".repeat(20));
+    const seen = [];
+    let packed;
+    for (let i = 1; i <= 65; i++) { packed = deflateRawSmall(text); if (i >= 64) seen.push(made); }
+    for (let i = 1; i <= 65; i++) { inflateRawStrict(packed, text.length); if (i >= 64) seen.push(made); }
+    console.log(JSON.stringify(seen));
+  `;
+  const run = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--ext=js", script],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  assert.equal(run.code, 0);
+  assert.deepEqual(JSON.parse(new TextDecoder().decode(run.stdout)), [0, 1, 1, 2]);
+});

@@ -35,7 +35,8 @@ export const SMALL_DEFLATE = 16_384;
 
 /**
  * Deflates `bytes` into one complete raw DEFLATE stream with the core's own encoder: its
- * WebAssembly build where the runtime can compile it (up to 1 MiB of input), else its script.
+ * WebAssembly build where the runtime can compile it (up to 1 MiB of input, from the 65th call
+ * on), else its script.
  * Both give the same bytes, so the output is the same on every runtime: the same bytes always
  * deflate to the same bytes. Tuned for small entries, where it is much cheaper than a native
  * zlib binding and compresses about as well as zlib level 6; correct at any size.
@@ -59,8 +60,17 @@ export const SMALL_DEFLATE = 16_384;
  * ```
  */
 export function deflateRawSmall(bytes: Uint8Array): Uint8Array {
-  return deflateRawWasm(bytes) ?? deflateRawJs(bytes);
+  return (++deflates > SCRIPT_FIRST ? deflateRawWasm(bytes) : null) ?? deflateRawJs(bytes);
 }
+
+/**
+ * Calls that go to the scripts before the WebAssembly builds are made: making one costs an
+ * isolate about 3 MiB and 3 ms, which pays only when many entries follow (a pack of 10,000
+ * small files), not for the tag files of a pack of large ones.
+ */
+const SCRIPT_FIRST = 64;
+let deflates = 0;
+let inflates = 0;
 
 /**
  * A raw DEFLATE implementation for the ZIP writer. The default, {@linkcode platformDeflater},
@@ -210,7 +220,8 @@ export function deflateInMemory(
 
 /**
  * Inflates one complete raw DEFLATE stream with the core's own decoder, strictly: its
- * WebAssembly build where the runtime can compile it (up to 1 MiB of output), else its script;
+ * WebAssembly build where the runtime can compile it (up to 1 MiB of output, from the 65th call
+ * on), else its script;
  * both give the same answer for every input. The stream must end (with its final block) in the
  * last byte of `data` and inflate to at most `size` bytes; it never throws, and never makes more
  * than `size` bytes of output (nor more than 1032 a byte of `data`). A stream that ends before
@@ -238,7 +249,8 @@ export function inflateRawStrict(
   data: Uint8Array,
   size: number,
 ): { bytes: Uint8Array } | { problem: "trailing" | "too-large" | "corrupt" } {
-  return inflateRawWasm(data, size) ?? inflateRawJs(data, size);
+  return (++inflates > SCRIPT_FIRST ? inflateRawWasm(data, size) : null) ??
+    inflateRawJs(data, size);
 }
 
 /**

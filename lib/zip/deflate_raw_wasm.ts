@@ -29,6 +29,8 @@ interface Encoder {
 
 /** The instance, once made; null when this runtime cannot make it. */
 let encoder: Encoder | null | undefined;
+/** A view of its whole memory, made again when the memory grows (not one per call). */
+let view: Uint8Array = new Uint8Array(0);
 
 /**
  * Deflates `bytes` into one complete raw DEFLATE stream with the WebAssembly encoder: the bytes
@@ -56,9 +58,11 @@ export function deflateRawWasm(bytes: Uint8Array): Uint8Array | null {
   if (wasm === null) return null;
   const at = wasm.prepare(bytes.length);
   if (at === 0) return null; // its memory could not grow
-  // Read the buffer after `prepare`: growing the memory replaces it.
-  new Uint8Array(wasm.memory.buffer, at, bytes.length).set(bytes);
+  // After `prepare`: growing the memory replaces its buffer.
+  if (view.buffer !== wasm.memory.buffer) view = new Uint8Array(wasm.memory.buffer);
+  view.set(bytes, at);
   const length = wasm.deflate(bytes.length);
   if (length < 0) throw new Error("deflateRawWasm: output overran its room");
-  return new Uint8Array(wasm.memory.buffer, wasm.output(), length).slice();
+  const start = wasm.output();
+  return view.slice(start, start + length);
 }

@@ -30,6 +30,8 @@ interface Decoder {
 
 /** The instance, once made; null when this runtime cannot make it. */
 let decoder: Decoder | null | undefined;
+/** A view of its whole memory, made again when the memory grows (not one per call). */
+let view: Uint8Array = new Uint8Array(0);
 
 /** What the decoder answers instead of a length. */
 const TRAILING = -1;
@@ -70,11 +72,13 @@ export function inflateRawWasm(
   if (wasm === null) return null;
   const at = wasm.prepare(data.length, limit);
   if (at === 0) return null; // its memory could not grow
-  // Read the buffer after `prepare`: growing the memory replaces it.
-  new Uint8Array(wasm.memory.buffer, at, data.length).set(data);
+  // After `prepare`: growing the memory replaces its buffer.
+  if (view.buffer !== wasm.memory.buffer) view = new Uint8Array(wasm.memory.buffer);
+  view.set(data, at);
   const length = wasm.inflate(data.length, limit);
   if (length >= 0) {
-    return { bytes: new Uint8Array(wasm.memory.buffer, wasm.output(), length).slice() };
+    const start = wasm.output();
+    return { bytes: view.slice(start, start + length) };
   }
   if (length === TRAILING) return { problem: "trailing" };
   // Past the limit is too much output, unless the limit was the bound no valid stream passes.
