@@ -8,7 +8,8 @@
  * folder for land (of our pack), `unzip -tq` for conformance (of our pack; it checks CRCs only).
  *
  * Each operation runs several rounds; within a round ours, the incumbent and the native tool run
- * back to back, and which goes first alternates from round to round. Every run is a fresh
+ * back to back, ours and the incumbent taking turns to go first, the native tool first in every
+ * other round and last in the others (for pack and land; for conformance it goes last). Every run is a fresh
  * process under `/usr/bin/time -v` (wall time measured around it, peak RSS parsed from "Maximum
  * resident set size", CPU time from its user and system times), with its own fresh store,
  * after a `sync`; every pack first reads its input once, untimed (whichever tool goes first
@@ -485,6 +486,10 @@ async function main(): Promise<void> {
   for (let round = 0; round < maxRounds; round++) {
     log(`round ${round + 1}`);
     const order = round % 2 === 0 ? tools : [...tools].reverse();
+    // The native tool goes first in every other round and last in the others, as ours and the
+    // incumbent take turns: the slot a tool runs in (how long after the last landing, say) is
+    // then no one's advantage.
+    const floorFirst = round % 2 === 1;
     const roundDir = join(work, `r${round + 1}`);
     const smallRound = round < options.rounds;
     const each = async (
@@ -566,6 +571,41 @@ async function main(): Promise<void> {
       const oneFile = w !== "c" && w !== "f";
       const nativeZip = join(nativeDir, `${w}.zip`);
       if (w !== "d") {
+        // The floor: zip the same file or folder (named as it is, from its parent folder).
+        const floor = async () => {
+          record(
+            `pack (${w})`,
+            "native",
+            await measure(
+              ["zip", "-qr", "-6", nativeZip, basename(paths[w])],
+              dirname(paths[w]),
+              nativeDir,
+              0,
+              paths[w],
+            ),
+          );
+          const zipped = await sizeOf(nativeZip);
+          if (zipped !== null) (sizes[w] ??= {}).native = zipped;
+          await rm(nativeZip, { force: true });
+          if (oneFile) {
+            const gz = join(nativeDir, `${w}.gz`);
+            record(
+              `pack (${w})`,
+              "gzip",
+              await measure(
+                ["sh", "-c", 'exec gzip -6 -c "$0" > "$1"', paths[w], gz],
+                nativeDir,
+                nativeDir,
+                0,
+                paths[w],
+              ),
+            );
+            const gzipped = await sizeOf(gz);
+            if (gzipped !== null) (sizes[w] ??= {}).gzip = gzipped;
+            await rm(gz, { force: true });
+          }
+        };
+        if (floorFirst) await floor();
         await each(
           `pack (${w})`,
           packArgs(w, [paths[w]]),
@@ -576,52 +616,12 @@ async function main(): Promise<void> {
           0,
           paths[w],
         );
-        // The floor: zip the same file or folder (named as it is, from its parent folder).
-        record(
-          `pack (${w})`,
-          "native",
-          await measure(
-            ["zip", "-qr", "-6", nativeZip, basename(paths[w])],
-            dirname(paths[w]),
-            nativeDir,
-            0,
-            paths[w],
-          ),
-        );
-        const zipped = await sizeOf(nativeZip);
-        if (zipped !== null) (sizes[w] ??= {}).native = zipped;
-        await rm(nativeZip, { force: true });
-        if (oneFile) {
-          const gz = join(nativeDir, `${w}.gz`);
-          record(
-            `pack (${w})`,
-            "gzip",
-            await measure(
-              ["sh", "-c", 'exec gzip -6 -c "$0" > "$1"', paths[w], gz],
-              nativeDir,
-              nativeDir,
-              0,
-              paths[w],
-            ),
-          );
-          const gzipped = await sizeOf(gz);
-          if (gzipped !== null) (sizes[w] ??= {}).gzip = gzipped;
-          await rm(gz, { force: true });
-        }
+        if (!floorFirst) await floor();
       }
       const ourPack = w === "d" ? paths.d : packFile(join(roundDir, "ours"), w);
-      // Each lands the pack it made itself (the flat pack d is the same file for both).
-      await each(
-        `land (${w})`,
-        async (tool, dir) => {
-          if (w !== "d" && await sizeOf(packFile(dir, w)) === null) return null;
-          return landArgs(w)(tool, dir);
-        },
-        cleanLand(w),
-        options.settle,
-      );
       // The floor: unzip our pack into a folder that did not exist, after the same settling.
-      if (w !== "d" && await sizeOf(ourPack) !== null) {
+      const landFloor = async () => {
+        if (w === "d" || await sizeOf(ourPack) === null) return;
         const landed = join(nativeDir, `land-${w}`);
         record(
           `land (${w})`,
@@ -634,7 +634,19 @@ async function main(): Promise<void> {
           ),
         );
         await toTrash(landed);
-      }
+      };
+      if (floorFirst) await landFloor();
+      // Each lands the pack it made itself (the flat pack d is the same file for both).
+      await each(
+        `land (${w})`,
+        async (tool, dir) => {
+          if (w !== "d" && await sizeOf(packFile(dir, w)) === null) return null;
+          return landArgs(w)(tool, dir);
+        },
+        cleanLand(w),
+        options.settle,
+      );
+      if (!floorFirst) await landFloor();
       // Both judge the same file: ours (the incumbent cannot write f at all).
       if (await sizeOf(ourPack) !== null) {
         await each(`conformance (${w})`, () => ["conformance", ourPack]);
@@ -684,7 +696,8 @@ async function main(): Promise<void> {
   const markdown = [
     `Measured ${new Date().toISOString().slice(0, 10)} on ${await machineInfo(loadAtStart)}.`,
     `Medians of ${rounds}; each run a fresh process with a fresh store, ours and the incumbent ` +
-    `alternating, each after a \`sync\`; each pack (ours, the incumbent's, \`zip\`'s, ` +
+    `alternating, the native tool first in every other round of pack and land and last in the ` +
+    `others, each after a \`sync\`; each pack (ours, the incumbent's, \`zip\`'s, ` +
     `\`gzip\`'s) after reading its input once, untimed, so that every tool finds it in the ` +
     `page cache; each land (ours, the incumbent's, \`unzip\`'s) also ` +
     `after a pause of ${options.settle} s, into a folder that did not exist; landed folders ` +
