@@ -5,12 +5,27 @@
  * WebAssembly by `deno task build:wasm` into `lib/zip/deflate_raw_wasm_bytes.ts`. It exists for
  * speed alone: V8 runs it at full speed from the first call, where the script version spends
  * its first thousand calls and a compiler thread warming up, in every isolate that deflates.
- * `tests/deflate_wasm_test.ts` holds the two to the same output and the committed module to
+ * `tests/wasm_test.ts` holds the two to the same output and the committed module to
  * this source. Change both files together.
  *
  * Memory: the tables are static data; the input is copied in after them (`prepare`), and the
  * output is written after the input.
  */
+import {
+  CODE_LENGTH_ORDER,
+  DISTANCE_BASE,
+  DISTANCE_EXTRA,
+  fillI32,
+  fillU8,
+  i32At,
+  LENGTH_BASE,
+  LENGTH_EXTRA,
+  setI32,
+  setU16,
+  setU8,
+  u16At,
+  u8At,
+} from "./common";
 
 // --- Parameters (as in deflate_raw.ts) -----------------------------------------------------------
 
@@ -31,52 +46,6 @@ const NICE_LENGTH: i32 = 128;
 const BLOCK_SYMBOLS: i32 = 16384;
 const MAX_STORED: i32 = 65535;
 const STAMP_LIMIT: i32 = 0x7fff0000;
-
-// --- Memory --------------------------------------------------------------------------------------
-
-@inline function i32At(base: usize, i: i32): i32 {
-  return load<i32>(base + (<usize>i << 2));
-}
-@inline function setI32(base: usize, i: i32, v: i32): void {
-  store<i32>(base + (<usize>i << 2), v);
-}
-@inline function u8At(base: usize, i: i32): i32 {
-  return <i32>load<u8>(base + <usize>i);
-}
-@inline function setU8(base: usize, i: i32, v: i32): void {
-  store<u8>(base + <usize>i, <u8>v);
-}
-@inline function u16At(base: usize, i: i32): i32 {
-  return <i32>load<u16>(base + (<usize>i << 1));
-}
-@inline function setU16(base: usize, i: i32, v: i32): void {
-  store<u16>(base + (<usize>i << 1), <u16>v);
-}
-function fillI32(base: usize, from: i32, to: i32, v: i32): void {
-  if (v == 0) memory.fill(base + (<usize>from << 2), 0, <usize>(to - from) << 2);
-  else for (let i = from; i < to; i++) setI32(base, i, v);
-}
-function fillU8(base: usize, count: i32, v: i32): void {
-  memory.fill(base, <u8>v, <usize>count);
-}
-
-const LENGTH_BASE = memory.data<i32>([
-  3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131,
-  163, 195, 227, 258,
-]);
-const LENGTH_EXTRA = memory.data<i32>([
-  0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
-]);
-const DISTANCE_BASE = memory.data<i32>([
-  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
-  2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
-]);
-const DISTANCE_EXTRA = memory.data<i32>([
-  0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
-]);
-const CODE_LENGTH_ORDER = memory.data<i32>([
-  16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
-]);
 
 const nextCodes = memory.data(16 * 4);
 const LENGTH_INFO = memory.data(256 * 4);

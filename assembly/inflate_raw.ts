@@ -4,13 +4,26 @@
  * step for step (the same tables, the same checks in the same order, the same answer for every
  * input), compiled to WebAssembly by `deno task build:wasm` into
  * `lib/zip/inflate_raw_wasm_bytes.ts`. It exists for speed alone, as `deflate_raw.ts` beside it.
- * `tests/inflate_wasm_test.ts` holds the two to the same answers, valid streams and broken ones.
+ * `tests/wasm_test.ts` holds the two to the same answers, valid streams and broken ones.
  * Change both files together.
  *
  * Memory: the tables are static data; the input is copied in after them (`prepare`), and the
  * output is written after the input. `inflate` answers the output's length, or a problem:
  * -1 trailing, -2 the output is full, -3 corrupt.
  */
+import {
+  CODE_LENGTH_ORDER,
+  DISTANCE_BASE,
+  DISTANCE_EXTRA,
+  i32At,
+  LENGTH_BASE,
+  LENGTH_EXTRA,
+  setI32,
+  setU16,
+  setU8,
+  u16At,
+  u8At,
+} from "./common";
 
 const LIT_BITS: i32 = 9;
 const DIST_BITS: i32 = 7;
@@ -26,45 +39,6 @@ const DISTANCE: i32 = 0x1000;
 const TRAILING: i32 = -1;
 const FULL: i32 = -2;
 const CORRUPT: i32 = -3;
-
-// --- Memory --------------------------------------------------------------------------------------
-
-@inline function i32At(base: usize, i: i32): i32 {
-  return load<i32>(base + (<usize>i << 2));
-}
-@inline function setI32(base: usize, i: i32, v: i32): void {
-  store<i32>(base + (<usize>i << 2), v);
-}
-@inline function u8At(base: usize, i: i32): i32 {
-  return <i32>load<u8>(base + <usize>i);
-}
-@inline function setU8(base: usize, i: i32, v: i32): void {
-  store<u8>(base + <usize>i, <u8>v);
-}
-@inline function u16At(base: usize, i: i32): i32 {
-  return <i32>load<u16>(base + (<usize>i << 1));
-}
-@inline function setU16(base: usize, i: i32, v: i32): void {
-  store<u16>(base + (<usize>i << 1), <u16>v);
-}
-
-const LENGTH_BASE = memory.data<i32>([
-  3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131,
-  163, 195, 227, 258,
-]);
-const LENGTH_EXTRA = memory.data<i32>([
-  0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
-]);
-const DISTANCE_BASE = memory.data<i32>([
-  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
-  2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
-]);
-const DISTANCE_EXTRA = memory.data<i32>([
-  0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
-]);
-const CODE_LENGTH_ORDER = memory.data<i32>([
-  16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
-]);
 
 const LIT_PAYLOAD = memory.data(288 * 4);
 const DIST_PAYLOAD = memory.data(32 * 4);
@@ -382,7 +356,10 @@ export function inflate(len: i32, limit: i32): i32 {
       }
       let entry = i32At(lit, bitBuf & ((1 << LIT_BITS) - 1));
       if ((entry & LINK) != 0) {
-        entry = i32At(lit, (entry >> 16) + ((bitBuf >> LIT_BITS) & ((1 << ((entry >> 4) & 15)) - 1)));
+        entry = i32At(
+          lit,
+          (entry >> 16) + ((bitBuf >> LIT_BITS) & ((1 << ((entry >> 4) & 15)) - 1)),
+        );
       }
       let n = entry & 15;
       bitBuf >>= n;

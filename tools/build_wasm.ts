@@ -1,10 +1,10 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
  * Builds `lib/zip/deflate_raw_wasm_bytes.ts` and `lib/zip/inflate_raw_wasm_bytes.ts`: compiles
- * `assembly/deflate_raw.ts` and `assembly/inflate_raw.ts` with the pinned AssemblyScript
- * compiler (from the npm registry) and writes each module as base64, so that the core loads it on
- * every runtime without reading a file. The build is reproducible: `tests/wasm_test.ts` builds
- * them again and compares.
+ * `assembly/deflate_raw.ts` and `assembly/inflate_raw.ts` (which share `assembly/common.ts`)
+ * with the pinned AssemblyScript compiler (from the npm registry) and writes each module as
+ * base64, so that the core loads it on every runtime without reading a file. The build is
+ * reproducible: `tests/wasm_test.ts` builds them again and compares.
  *
  * ```sh
  * deno task build:wasm
@@ -14,6 +14,9 @@
  */
 import asc from "assemblyscript/asc";
 import { encodeBase64 } from "../lib/bytes/mod.ts";
+
+/** What the modules share (imported as `./common`). */
+const COMMON = "assembly/common.ts";
 
 /** The modules: each source in `assembly/`, what it is, the constant and file it goes to. */
 export const WASM_MODULES = [
@@ -41,17 +44,29 @@ export type WasmModule = (typeof WASM_MODULES)[number];
  * @returns The WebAssembly module's bytes.
  */
 export async function buildWasm(module: WasmModule): Promise<Uint8Array> {
-  const source = await Deno.readTextFile(new URL(`../${module.source}`, import.meta.url));
-  const result = await asc.compileString({ "module.ts": source }, {
-    optimizeLevel: 3,
-    shrinkLevel: 0,
-    runtime: "stub",
-    noAssert: true,
-  });
-  if (result.error || !result.binary) {
-    throw new Error(`${module.source} does not compile:\n${result.stderr.toString()}`);
+  const read = (path: string) => Deno.readTextFile(new URL(`../${path}`, import.meta.url));
+  // `./common` is read when imported, not given as an entry: its exports stay inside.
+  const files: Record<string, string> = {
+    "module.ts": await read(module.source),
+    "common.ts": await read(COMMON),
+  };
+  let binary: Uint8Array | undefined;
+  const errors: string[] = [];
+  const { error } = await asc.main(
+    ["module.ts", "--outFile", "module.wasm", "-O3", "--runtime", "stub", "--noAssert"],
+    {
+      readFile: (name: string) => files[name] ?? null,
+      writeFile: (name: string, contents: Uint8Array | string) => {
+        if (name === "module.wasm" && typeof contents !== "string") binary = contents;
+      },
+      listFiles: () => [],
+      stderr: { write: (text: string | Uint8Array) => void errors.push(String(text)) },
+    },
+  );
+  if (error || !binary) {
+    throw new Error(`${module.source} does not compile:\n${errors.join("")}${error ?? ""}`);
   }
-  return result.binary;
+  return binary;
 }
 
 /**

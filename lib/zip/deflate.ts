@@ -2,9 +2,10 @@
 // This module is browser compatible.
 /**
  * Raw DEFLATE (RFC 1951): the core's own codecs for small entries (an encoder for bytes in
- * memory up to {@linkcode SMALL_DEFLATE}, a strict one-shot inflater), and the platform's
- * `CompressionStream` and `DecompressionStream` (`"deflate-raw"`), native in Deno, Node, Bun
- * and browsers, for larger ones.
+ * memory up to {@linkcode SMALL_DEFLATE}, a strict one-shot inflater; each in TypeScript and
+ * compiled to WebAssembly, with the same answers), and the platform's `CompressionStream` and
+ * `DecompressionStream` (`"deflate-raw"`), native in Deno, Node, Bun and browsers, for larger
+ * ones.
  *
  * Native deflaters are deterministic for the same sequence of writes, but their output can
  * depend on how the input was split: Deno's `CompressionStream` ends every write with a sync
