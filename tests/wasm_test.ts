@@ -203,6 +203,10 @@ Deno.test("inflate wasm: a bomb stops at the limit, and over the limit it declin
     inflateRawStrict(zeros, WASM_INFLATE_LIMIT + 10),
     inflateRawJs(zeros, WASM_INFLATE_LIMIT + 10),
   );
+  // More input than that: declined too, whatever the size asked for.
+  const stored = new Uint8Array(deflateRawSync(noise(WASM_INFLATE_LIMIT + 100), { level: 0 }));
+  assert.equal(inflateRawWasm(stored, 10), null);
+  assert.deepEqual(inflateRawStrict(stored, 10), inflateRawJs(stored, 10));
   // A size past what the data could make: the limit is the bound, and passing it is corrupt.
   const one = new Uint8Array(deflateRawSync(new Uint8Array(2000)));
   sameAnswer(one, Number.MAX_SAFE_INTEGER);

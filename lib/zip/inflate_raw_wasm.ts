@@ -4,9 +4,9 @@
  * The core's strict raw DEFLATE decoder compiled to WebAssembly (`assembly/inflate_raw.ts`): the
  * same answer as `inflateRawJs` (`inflate_raw.ts`) for every input, valid or not, at full speed
  * from the first call. The module is compiled on first use, once per isolate; where it cannot be
- * (see `wasm.ts`), or when the output could pass {@linkcode WASM_INFLATE_LIMIT}, it answers
- * `null` and the caller uses the script decoder. For the core's own use: not in the library's
- * public API.
+ * (see `wasm.ts`), or when the input or output could pass {@linkcode WASM_INFLATE_LIMIT}, it
+ * answers `null` and the caller uses the script decoder. For the core's own use: not in the
+ * library's public API.
  *
  * @module
  */
@@ -14,9 +14,9 @@ import { INFLATE_RAW_WASM } from "./inflate_raw_wasm_bytes.ts";
 import { instantiateWasm } from "./wasm.ts";
 
 /**
- * The most output the WebAssembly decoder is given room for (its memory grows to fit the
- * largest input and output it has had, and never shrinks): 1 MiB, for the small entries it is
- * for.
+ * The most input, and the most output, the WebAssembly decoder is given room for (its memory
+ * grows to fit the largest input and output it has had, and never shrinks): 1 MiB each, for the
+ * small entries it is for.
  */
 export const WASM_INFLATE_LIMIT = 1 << 20;
 
@@ -40,7 +40,7 @@ const FULL = -2;
 /**
  * Inflates one complete raw DEFLATE stream with the WebAssembly decoder, strictly: what
  * `inflateRawJs` answers for the same arguments (see there), or `null` when this runtime cannot
- * run it or the output could pass {@linkcode WASM_INFLATE_LIMIT}.
+ * run it or the input or the output could pass {@linkcode WASM_INFLATE_LIMIT}.
  *
  * @param data The compressed bytes, exactly one raw DEFLATE stream.
  * @param size The most bytes the output may have.
@@ -65,7 +65,7 @@ export function inflateRawWasm(
   // The same limit as the script's: nothing inflates past 1032 bytes a byte.
   const allowed = size >= 0 ? Math.floor(size) : 0;
   const limit = Math.min(allowed, data.length * 1032);
-  if (limit > WASM_INFLATE_LIMIT) return null;
+  if (limit > WASM_INFLATE_LIMIT || data.length > WASM_INFLATE_LIMIT) return null;
   const wasm = decoder === undefined
     ? (decoder = instantiateWasm<Decoder>(INFLATE_RAW_WASM))
     : decoder;
