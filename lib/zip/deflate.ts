@@ -35,12 +35,21 @@ export const DEFLATE_CHUNK = 65_536;
 export const SMALL_DEFLATE = 16_384;
 
 /**
+ * Calls that go to the scripts before the WebAssembly builds are made: making one costs an
+ * isolate about 3 MiB and 3 ms, which pays only when many entries follow (a pack of 10,000
+ * small files), not for the tag files of a pack of large ones.
+ */
+const SCRIPT_FIRST = 64;
+let deflates = 0;
+let inflates = 0;
+
+/**
  * Deflates `bytes` into one complete raw DEFLATE stream with the core's own encoder: its
  * WebAssembly build where the runtime can compile it (up to 1 MiB of input, from the 65th call
- * on), else its script.
- * Both give the same bytes, so the output is the same on every runtime: the same bytes always
- * deflate to the same bytes. Tuned for small entries, where it is much cheaper than a native
- * zlib binding and compresses about as well as zlib level 6; correct at any size.
+ * on), else its script. Both give the same bytes, so the output is the same on every runtime:
+ * the same bytes always deflate to the same bytes. Tuned for small entries, where it is much
+ * cheaper than a native zlib binding and compresses about as well as zlib level 6; correct at
+ * any size.
  *
  * @param bytes The bytes to compress.
  * @returns The raw DEFLATE stream (RFC 1951).
@@ -63,15 +72,6 @@ export const SMALL_DEFLATE = 16_384;
 export function deflateRawSmall(bytes: Uint8Array): Uint8Array {
   return (++deflates > SCRIPT_FIRST ? deflateRawWasm(bytes) : null) ?? deflateRawJs(bytes);
 }
-
-/**
- * Calls that go to the scripts before the WebAssembly builds are made: making one costs an
- * isolate about 3 MiB and 3 ms, which pays only when many entries follow (a pack of 10,000
- * small files), not for the tag files of a pack of large ones.
- */
-const SCRIPT_FIRST = 64;
-let deflates = 0;
-let inflates = 0;
 
 /**
  * A raw DEFLATE implementation for the ZIP writer. The default, {@linkcode platformDeflater},
@@ -221,12 +221,12 @@ export function deflateInMemory(
 
 /**
  * Inflates one complete raw DEFLATE stream with the core's own decoder, strictly: its
- * WebAssembly build where the runtime can compile it (up to 1 MiB of output, from the 65th call
- * on), else its script;
- * both give the same answer for every input. The stream must end (with its final block) in the
- * last byte of `data` and inflate to at most `size` bytes; it never throws, and never makes more
- * than `size` bytes of output (nor more than 1032 a byte of `data`). A stream that ends before
- * `size` bytes gives the shorter output: the caller compares lengths.
+ * WebAssembly build where the runtime can compile it (up to 1 MiB of input and of output, from
+ * the 65th call on), else its script; both give the same answer for every input. The stream must
+ * end (with its final block) in the last byte of `data` and inflate to at most `size` bytes; it
+ * never throws, and never makes more than `size` bytes of output (nor more than 1032 a byte of
+ * `data`). A stream that ends before `size` bytes gives the shorter output: the caller compares
+ * lengths.
  *
  * @param data The compressed bytes, exactly one raw DEFLATE stream.
  * @param size The most bytes the output may have; inflating byte `size + 1` is `too-large`.

@@ -10,7 +10,7 @@
  * @module
  */
 import { DEFLATE_RAW_WASM } from "./deflate_raw_wasm_bytes.ts";
-import { instantiateWasm } from "./wasm.ts";
+import { WasmInstance } from "./wasm.ts";
 
 /**
  * The largest input given to the WebAssembly encoder. Its memory grows to fit the largest input
@@ -27,10 +27,7 @@ interface Encoder {
   output(): number;
 }
 
-/** The instance, once made; null when this runtime cannot make it. */
-let encoder: Encoder | null | undefined;
-/** A view of its whole memory, made again when the memory grows (not one per call). */
-let view: Uint8Array = new Uint8Array(0);
+const encoder = new WasmInstance<Encoder>(DEFLATE_RAW_WASM);
 
 /**
  * Deflates `bytes` into one complete raw DEFLATE stream with the WebAssembly encoder: the bytes
@@ -52,17 +49,13 @@ let view: Uint8Array = new Uint8Array(0);
  */
 export function deflateRawWasm(bytes: Uint8Array): Uint8Array | null {
   if (bytes.length > WASM_DEFLATE_LIMIT) return null;
-  const wasm = encoder === undefined
-    ? (encoder = instantiateWasm<Encoder>(DEFLATE_RAW_WASM))
-    : encoder;
+  const wasm = encoder.exports;
   if (wasm === null) return null;
   const at = wasm.prepare(bytes.length);
   if (at === 0) return null; // its memory could not grow
-  // After `prepare`: growing the memory replaces its buffer.
-  if (view.buffer !== wasm.memory.buffer) view = new Uint8Array(wasm.memory.buffer);
-  view.set(bytes, at);
+  encoder.bytes!.set(bytes, at);
   const length = wasm.deflate(bytes.length);
   if (length < 0) throw new Error("deflateRawWasm: output overran its room");
   const start = wasm.output();
-  return view.slice(start, start + length);
+  return encoder.bytes!.slice(start, start + length);
 }

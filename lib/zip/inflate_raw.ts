@@ -306,6 +306,57 @@ function readCodes(data: Uint8Array, start: number, bits: number, count: number)
 }
 
 /**
+ * The most output inflating `length` bytes for a caller who allows `size` may make: `size` (whole
+ * bytes, none when negative), but never past 1032 bytes a byte, since every match costs at least
+ * two bits (a length and a distance code) for at most 258 bytes, and every literal or stored
+ * byte at least one bit. Both decoders, the script and the WebAssembly, stop there.
+ *
+ * @param length The compressed bytes.
+ * @param size The most bytes the caller allows.
+ * @returns The limit.
+ *
+ * @example Usage
+ * ```ts
+ * import { outputLimit } from "./inflate_raw.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(outputLimit(10, 100), 100);
+ * assertEquals(outputLimit(10, 1e9), 10_320);
+ * assertEquals(outputLimit(10, -1), 0);
+ * ```
+ */
+export function outputLimit(length: number, size: number): number {
+  return Math.min(allowedOutput(size), length * 1032);
+}
+
+/**
+ * What a stream that would make more than {@linkcode outputLimit} bytes is: `too-large`,
+ * unless the limit is the bound no valid stream can pass (the caller allowed more), then
+ * `corrupt`.
+ *
+ * @param length The compressed bytes.
+ * @param size The most bytes the caller allows.
+ * @returns The problem.
+ *
+ * @example Usage
+ * ```ts
+ * import { pastLimit } from "./inflate_raw.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(pastLimit(10, 100), "too-large");
+ * assertEquals(pastLimit(10, 1e9), "corrupt");
+ * ```
+ */
+export function pastLimit(length: number, size: number): "too-large" | "corrupt" {
+  return length * 1032 < allowedOutput(size) ? "corrupt" : "too-large";
+}
+
+/** The output `size` allows: whole bytes, none when negative. */
+function allowedOutput(size: number): number {
+  return size >= 0 ? Math.floor(size) : 0;
+}
+
+/**
  * Inflates one complete raw DEFLATE stream (RFC 1951), strictly, in the script alone
  * (`inflateRawStrict` in `deflate.ts` prefers the WebAssembly build of this decoder, which gives
  * the same answers): the stream must end (with its final block) in the last byte of `data`, and
@@ -340,20 +391,14 @@ export function inflateRawJs(
   size: number,
 ): { bytes: Uint8Array } | { problem: "trailing" | "too-large" | "corrupt" } {
   const len = data.length;
-  // Every match costs at least two bits (a length and a distance code) for at most 258
-  // bytes, and every literal or stored byte at least one bit: nothing inflates past this.
-  const bound = len * 1032;
-  const allowed = size >= 0 ? Math.floor(size) : 0;
-  const limit = Math.min(allowed, bound);
+  const limit = outputLimit(len, size);
   let out: Uint8Array;
   try {
     out = new Uint8Array(limit);
   } catch {
     return { problem: "too-large" }; // More than this runtime can hold.
   }
-  // Passing `limit` is `too-large`, unless `limit` is the bound above, which no valid stream
-  // can pass.
-  const full = limit < allowed ? "corrupt" : "too-large";
+  const full = pastLimit(len, size);
   let outPos = 0;
   // Bits not yet used, least significant first. Refills keep it under 31 bits, so it stays a
   // non-negative int32 and `>>` serves. Past the end of `data` the refills load zero bytes

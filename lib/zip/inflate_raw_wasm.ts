@@ -11,7 +11,8 @@
  * @module
  */
 import { INFLATE_RAW_WASM } from "./inflate_raw_wasm_bytes.ts";
-import { instantiateWasm } from "./wasm.ts";
+import { outputLimit, pastLimit } from "./inflate_raw.ts";
+import { WasmInstance } from "./wasm.ts";
 
 /**
  * The most input, and the most output, the WebAssembly decoder is given room for (its memory
@@ -28,10 +29,7 @@ interface Decoder {
   output(): number;
 }
 
-/** The instance, once made; null when this runtime cannot make it. */
-let decoder: Decoder | null | undefined;
-/** A view of its whole memory, made again when the memory grows (not one per call). */
-let view: Uint8Array = new Uint8Array(0);
+const decoder = new WasmInstance<Decoder>(INFLATE_RAW_WASM);
 
 /** What the decoder answers instead of a length. */
 const TRAILING = -1;
@@ -62,26 +60,19 @@ export function inflateRawWasm(
   data: Uint8Array,
   size: number,
 ): { bytes: Uint8Array } | { problem: "trailing" | "too-large" | "corrupt" } | null {
-  // The same limit as the script's: nothing inflates past 1032 bytes a byte.
-  const allowed = size >= 0 ? Math.floor(size) : 0;
-  const limit = Math.min(allowed, data.length * 1032);
+  const limit = outputLimit(data.length, size);
   if (limit > WASM_INFLATE_LIMIT || data.length > WASM_INFLATE_LIMIT) return null;
-  const wasm = decoder === undefined
-    ? (decoder = instantiateWasm<Decoder>(INFLATE_RAW_WASM))
-    : decoder;
+  const wasm = decoder.exports;
   if (wasm === null) return null;
   const at = wasm.prepare(data.length, limit);
   if (at === 0) return null; // its memory could not grow
-  // After `prepare`: growing the memory replaces its buffer.
-  if (view.buffer !== wasm.memory.buffer) view = new Uint8Array(wasm.memory.buffer);
-  view.set(data, at);
+  decoder.bytes!.set(data, at);
   const length = wasm.inflate(data.length, limit);
   if (length >= 0) {
     const start = wasm.output();
-    return { bytes: view.slice(start, start + length) };
+    return { bytes: decoder.bytes!.slice(start, start + length) };
   }
   if (length === TRAILING) return { problem: "trailing" };
-  // Past the limit is too much output, unless the limit was the bound no valid stream passes.
-  if (length === FULL) return { problem: limit < allowed ? "corrupt" : "too-large" };
+  if (length === FULL) return { problem: pastLimit(data.length, size) };
   return { problem: "corrupt" };
 }

@@ -1,38 +1,65 @@
 // Copyright 2026 the taskpack authors. MIT license.
 // This module is browser compatible.
 /**
- * Instantiates the core's WebAssembly builds (`assembly/`), each carried as base64 in a module of
- * its own. Where WebAssembly cannot be compiled from bytes (no `WebAssembly`, a content security
- * policy, an edge runtime that forbids it, a browser's main thread refusing a large synchronous
- * compile), the answer is null and the core uses its script. For the core's own use: not in the
- * library's public API.
+ * The core's WebAssembly builds (`assembly/`), each carried as base64 in a module of its own and
+ * instantiated on first use, once per isolate. Where WebAssembly cannot be compiled from bytes
+ * (no `WebAssembly`, a content security policy, an edge runtime that forbids it, a browser's main
+ * thread refusing a large synchronous compile), there is no instance and the core uses its
+ * script. For the core's own use: not in the library's public API.
  *
  * @module
  */
 import { decodeBase64Strict } from "../bytes/mod.ts";
 
 /**
- * The exports of a module built from `base64` (no imports), or null where this runtime cannot
- * compile it.
+ * A WebAssembly module (no imports) made when first asked for, and its memory as bytes.
  *
- * @param base64 The module's bytes, base64.
- * @returns Its exports, or null.
+ * @typeParam T What the module exports, its memory included.
  *
  * @example Usage
  * ```ts
- * import { instantiateWasm } from "./wasm.ts";
+ * import { WasmInstance } from "./wasm.ts";
  * import { assertEquals } from "@std/assert";
  *
- * // The smallest module there is: the magic number and version 1.
- * assertEquals(Object.keys(instantiateWasm("AGFzbQEAAAA=") ?? { none: 1 }), []);
- * assertEquals(instantiateWasm("AGFzbQ=="), null);
+ * // The magic number and version 1, and a memory of one page exported as "memory".
+ * const module = "AGFzbQEAAAAFAwEAAQcKAQZtZW1vcnkCAA==";
+ * const wasm = new WasmInstance<{ memory: WebAssembly.Memory }>(module);
+ * assertEquals(wasm.bytes?.length, 65_536);
+ * assertEquals(new WasmInstance("AGFzbQ==").exports, null);
  * ```
  */
-export function instantiateWasm<T>(base64: string): T | null {
-  try {
-    const bytes = decodeBase64Strict(base64) as Uint8Array<ArrayBuffer>;
-    return new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as unknown as T;
-  } catch {
-    return null;
+export class WasmInstance<T extends { memory: WebAssembly.Memory }> {
+  readonly #base64: string;
+  #exports: T | null | undefined;
+  #bytes: Uint8Array = new Uint8Array(0);
+
+  /** @param base64 The module's bytes, base64. */
+  constructor(base64: string) {
+    this.#base64 = base64;
+  }
+
+  /** Its exports, made on first use; null where this runtime cannot compile it. */
+  get exports(): T | null {
+    if (this.#exports === undefined) {
+      try {
+        const bytes = decodeBase64Strict(this.#base64) as Uint8Array<ArrayBuffer>;
+        const module = new WebAssembly.Module(bytes);
+        this.#exports = new WebAssembly.Instance(module, {}).exports as unknown as T;
+      } catch {
+        this.#exports = null;
+      }
+    }
+    return this.#exports;
+  }
+
+  /**
+   * Its whole memory as bytes (null without an instance): one view, made again only when the
+   * memory has grown (growing it replaces its buffer), so ask again after a call that may grow it.
+   */
+  get bytes(): Uint8Array | null {
+    const buffer = this.exports?.memory.buffer;
+    if (buffer === undefined) return null;
+    if (this.#bytes.buffer !== buffer) this.#bytes = new Uint8Array(buffer);
+    return this.#bytes;
   }
 }
