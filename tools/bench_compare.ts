@@ -60,6 +60,10 @@ interface Run {
   seconds: number;
   /** User and system time, on all cores. */
   cpuSeconds: number | null;
+  /** The system time alone: on this machine mostly the kernel's work for page faults. */
+  systemSeconds: number | null;
+  /** Pages touched for the first time ("minor" faults, served without the disk). */
+  minorFaults: number | null;
   rssKiB: number | null;
   code: number;
   error: string;
@@ -164,11 +168,6 @@ function inside(parent: string, child: string): boolean {
 }
 
 /**
- * Runs one command under `/usr/bin/time -v`; never throws for a failing command. The disk is
- * synced first, so that writing back what an earlier run wrote or deleted (10,000 files, a GiB)
- * is not billed to this one.
- */
-/**
  * Reads every file under `path` once, into one reused buffer: the input of the run that
  * follows is then in the page cache whichever tool runs first (this machine drops file pages
  * left untouched for a minute or so, and the first reader then pays for the disk).
@@ -186,6 +185,11 @@ async function readThrough(path: string, buffer = new Uint8Array(1 << 20)): Prom
   }
 }
 
+/**
+ * Runs one command under `/usr/bin/time -v`; never throws for a failing command. The disk is
+ * synced first, so that writing back what an earlier run wrote or deleted (10,000 files, a GiB)
+ * is not billed to this one.
+ */
 async function measure(
   command: string[],
   cwd: string,
@@ -217,10 +221,13 @@ async function measure(
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(timeText);
   const user = /User time \(seconds\): ([\d.]+)/.exec(timeText);
   const system = /System time \(seconds\): ([\d.]+)/.exec(timeText);
+  const faults = /Minor \(reclaiming a frame\) page faults: (\d+)/.exec(timeText);
   const message = (stderr.trim() || stdout.trim()).split("\n").filter(Boolean).slice(-1)[0] ?? "";
   return {
     seconds,
     cpuSeconds: user && system ? Number(user[1]) + Number(system[1]) : null,
+    systemSeconds: system ? Number(system[1]) : null,
+    minorFaults: faults ? Number(faults[1]) : null,
     rssKiB: rss ? Number(rss[1]) : null,
     code: status.code,
     error: status.code === 0 ? "" : message.slice(0, 160),
@@ -282,13 +289,23 @@ function medianSeconds(runs: Run[] | undefined): number | null {
   return ok(runs) ? median(runs!.map((r) => r.seconds)) : null;
 }
 
-/** The median CPU time of successful runs, and how many cores that kept busy on average. */
+/**
+ * The median CPU time of successful runs, how many cores that kept busy on average, and the
+ * median system time and minor page faults.
+ */
 function cpuUse(runs: Run[] | undefined): string {
   const done = ok(runs) ? runs!.filter((r) => r.cpuSeconds !== null) : [];
   if (done.length === 0) return "—";
   const cpu = median(done.map((r) => r.cpuSeconds!));
   const cores = median(done.map((r) => r.cpuSeconds! / r.seconds));
-  return `${cpu.toFixed(2)} s (${cores.toFixed(1)} cores)`;
+  const system = done.filter((r) => r.systemSeconds !== null).map((r) => r.systemSeconds!);
+  const faults = done.filter((r) => r.minorFaults !== null).map((r) => r.minorFaults!);
+  const detail = system.length && faults.length
+    ? `; ${median(system).toFixed(2)} s system, ${
+      Math.round(median(faults)).toLocaleString("en-US")
+    } faults`
+    : "";
+  return `${cpu.toFixed(2)} s (${cores.toFixed(1)} cores${detail})`;
 }
 
 function peakMiB(runs: Run[] | undefined): number | null {
@@ -443,7 +460,9 @@ async function main(): Promise<void> {
     log(
       `  ${op.padEnd(22)} ${tool.padEnd(9)} ${run.seconds.toFixed(2).padStart(7)} s ` +
         `${((run.rssKiB ?? 0) / 1024).toFixed(0).padStart(5)} MiB ` +
-        `cpu ${(run.cpuSeconds ?? 0).toFixed(2).padStart(6)} s${state}`,
+        `cpu ${(run.cpuSeconds ?? 0).toFixed(2).padStart(6)} s ` +
+        `sys ${(run.systemSeconds ?? 0).toFixed(2).padStart(5)} s ` +
+        `${String(run.minorFaults ?? 0).padStart(7)} faults${state}`,
     );
   };
 
@@ -724,8 +743,10 @@ async function main(): Promise<void> {
     `| --- | ---: | ${options.incumbent ? "---: | ---: | " : ""}---: | ---: | ---: | ---: |`,
     ...sizeLines,
     "",
-    "CPU time (user + system, all threads; medians) and the cores it kept busy on average. " +
-    "A run that keeps every core busy is as fast as this machine allows for that much work.",
+    "CPU time (user + system, all threads; medians) and the cores it kept busy on average, " +
+    "then the system time and the minor page faults (memory touched for the first time). A " +
+    "run that keeps every core busy is as fast as this machine allows for that much work; " +
+    "where the same faults cost more system time, the machine was slower, not the work larger.",
     "",
     `| CPU time | ours | ${options.incumbent ? "incumbent | " : ""}floor (native tool) | gzip -6 |`,
     `| --- | ---: | ${options.incumbent ? "---: | " : ""}---: | ---: |`,
