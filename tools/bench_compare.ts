@@ -60,7 +60,7 @@ interface Run {
   seconds: number;
   /** User and system time, on all cores. */
   cpuSeconds: number | null;
-  /** The system time alone: on this machine mostly the kernel's work for page faults. */
+  /** The system time alone: the kernel's work for the run (system calls and page faults). */
   systemSeconds: number | null;
   /** Pages touched for the first time ("minor" faults, served without the disk). */
   minorFaults: number | null;
