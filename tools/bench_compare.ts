@@ -9,9 +9,9 @@
  *
  * Each operation runs several rounds; within a round ours, the incumbent and the native tool run
  * back to back, ours and the incumbent taking turns to go first, the native tool first in every
- * other round and last in the others (for pack and land; for conformance it goes last). Every run is a fresh
- * process under `/usr/bin/time -v` (wall time measured around it, peak RSS parsed from "Maximum
- * resident set size", CPU time from its user and system times), with its own fresh store,
+ * other round and last in the others (for pack and land; for conformance it goes last). Every run
+ * is a fresh process under `/usr/bin/time -v` (wall time measured around it, peak RSS parsed from
+ * "Maximum resident set size", CPU and system time, minor page faults), with its own fresh store,
  * after a `sync`; every pack first reads its input once, untimed (whichever tool goes first
  * would otherwise read it from the disk while the others find it cached); every land also waits
  * `--settle` seconds after the sync (the disk writes back what the pack before it wrote) and

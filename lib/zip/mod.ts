@@ -39,7 +39,6 @@ export {
   SMALL_DEFLATE,
 } from "./deflate.ts";
 export { deflateRawJs } from "./deflate_raw.ts";
-export { inflateRawJs } from "./inflate_raw.ts";
 export { type NameClash, NameIndex } from "./name_index.ts";
 export {
   DEFAULT_ZIP_LIMITS,
