@@ -58,13 +58,15 @@ PACKS (the box that leaves)
                                   (.taskpack, or .taskpack.json = --flat). Asks sent are
                                   recorded at home; --kind receipt carries the answers back.
   land <file> [--files-out <dir>] [--dry-run] [--machine <name>] [--trust-machine-facts]
-       [--rename-unportable]
+       [--rename-unportable] [--again]
                                   Open a handoff into a NEW passport: landing checks first,
                                   sealed facts to re-verify, luggage into a new or empty
                                   folder. A name this machine cannot hold (con.txt on
                                   Windows, Readme/README on a case-insensitive disk) is
                                   refused before anything is written, or with
                                   --rename-unportable lands as con_.txt, README~2.txt.
+                                  The same pack again answers with the passport it landed
+                                  as (exit 0); --again lands a fresh copy.
   land <receipt> --into <id> [--dry-run]
                                   Merge a receipt into the passport it answers (§4.4.1).
   conformance <file>              Judge against C0-C10 (spec §6), strictly, as written.
@@ -205,14 +207,13 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
         return await (await import("./cli/serve_home.ts")).runServeHome(
           { ...values, ...common },
           io,
-          main,
         );
       case "migrate":
         noPositionals(positionals, "migrate");
         return await (await import("./cli/migrate.ts")).runMigrate({ ...values, ...common }, io);
       case "mcp": {
         noPositionals(positionals, "mcp");
-        // Every tool runs `main`: one code path for the CLI and the MCP server.
+        // Every tool runs the operation the CLI's verb runs (app/): one set behind every door.
         if (values.http) {
           const { runMcpHttp } = await import("./mcp/http.ts");
           return await runMcpHttp(
@@ -225,13 +226,11 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
               allowHosts: values["allow-host"],
             },
             io,
-            main,
             json,
           );
         }
         const { runMcp } = await import("./mcp/server.ts");
         return await runMcp(
-          main,
           { store: values.store, machine: values.machine, actor: values.actor },
           io,
         );
@@ -280,6 +279,7 @@ function parse(args: string[]) {
       "files-out": { type: "string" },
       "dry-run": { type: "boolean" },
       "trust-machine-facts": { type: "boolean" },
+      again: { type: "boolean" },
       "rename-unportable": { type: "boolean" },
       host: { type: "string" },
       port: { type: "string" },

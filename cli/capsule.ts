@@ -29,8 +29,7 @@ import {
 } from "../lib/capsule/mod.ts";
 import { isPassportId, land, mintPassportId, preparePack } from "../lib/format/mod.ts";
 import { openFileSource } from "../shell/host/files.ts";
-import { deflaterFor, digestsFor, digestsForPack } from "./codecs.ts";
-import { targetEncoding, writePack } from "./convert.ts";
+import { deflaterFor, digestsFor, digestsForPack, targetEncoding, writePack } from "../app/mod.ts";
 import { parseCommandLine } from "./args.ts";
 import { hostName } from "../shell/host/host_process.ts";
 import { describeError, EXIT, type Io, UsageError } from "./io.ts";

@@ -5,12 +5,9 @@
  *
  * @module
  */
-import { judge, type PortabilityWarning, type ReadLimits, type Report } from "../lib/format/mod.ts";
-import { openFileSource } from "../shell/host/files.ts";
-import { progressLine } from "../shell/host/progress.ts";
-import { scanPool } from "../shell/workers/scan_pool.ts";
+import type { PortabilityWarning, ReadLimits, Report } from "../lib/format/mod.ts";
+import { judgePack } from "../app/mod.ts";
 import { EXIT, type Io } from "./io.ts";
-import { codecsForPack } from "./codecs.ts";
 
 /**
  * Judges one file and prints the report.
@@ -27,22 +24,7 @@ export async function runConformance(
   io: Io,
   limits: Partial<ReadLimits> = {},
 ): Promise<number> {
-  const source = await openFileSource(path);
-  const progress = progressLine("checking", !json);
-  const scans = scanPool();
-  let report: Report;
-  try {
-    report = await judge(source, {
-      ...await codecsForPack(source),
-      limits,
-      onProgress: progress.update,
-      scanner: scans.scanner,
-    });
-  } finally {
-    progress.done();
-    scans.close();
-    await source.close();
-  }
+  const report = await judgePack({ limits, showProgress: !json }, { path });
   io.out(json ? JSON.stringify(report, null, 2) + "\n" : formatReport(path, report));
   return report.ok ? EXIT.ok : EXIT.refused;
 }

@@ -6,9 +6,8 @@
  * @module
  */
 import { readTextFile } from "../shell/host/host_fs.ts";
-import { parseJsonStrict, RefusalError, TaskPackReadError } from "../lib/bytes/mod.ts";
-import { ReceiptError } from "../lib/format/mod.ts";
-import { StoreConflictError } from "../lib/home/mod.ts";
+import { parseJsonStrict, TaskPackReadError } from "../lib/bytes/mod.ts";
+import { refusalOf } from "../app/mod.ts";
 
 export { formatBytes } from "../lib/bytes/mod.ts";
 
@@ -46,8 +45,8 @@ export class UsageError extends Error {
  * Turns any error into one sentence and an exit code.
  *
  * @param error What was thrown.
- * @returns The sentence, the code, and for a refusal its stable reason (a read error's `code`,
- * a refusal's `rule`).
+ * @returns The sentence, the code, and the refusal's stable reason (a read error's `code`, a
+ * refusal's `rule`, an operation's `reason`).
  */
 export function describeError(
   error: unknown,
@@ -55,35 +54,10 @@ export function describeError(
   if (error instanceof UsageError) {
     return { message: `${error.message} (see --help)`, code: EXIT.usage };
   }
-  if (error instanceof TaskPackReadError) {
-    return { message: error.message, code: EXIT.refused, reason: error.code };
-  }
-  if (error instanceof RefusalError) {
-    return { message: error.message, code: EXIT.refused, reason: error.rule };
-  }
-  if (error instanceof ReceiptError || error instanceof StoreConflictError) {
-    return { message: error.message, code: EXIT.refused };
-  }
-  const nodeCode = (error as { code?: unknown })?.code;
-  if (nodeCode === "ENOENT") {
-    return { message: `No such file or folder: ${pathOf(error)}`, code: EXIT.usage };
-  }
-  if (nodeCode === "EACCES" || nodeCode === "EPERM") {
-    return { message: `Permission denied: ${pathOf(error)}`, code: EXIT.usage };
-  }
-  if (nodeCode === "ENOTDIR") {
-    return { message: `Not a folder: ${pathOf(error)}`, code: EXIT.usage };
-  }
-  if (nodeCode === "EISDIR") {
-    return { message: `Expected a file, found a folder: ${pathOf(error)}`, code: EXIT.usage };
-  }
-  if (error instanceof Error) return { message: error.message.split("\n")[0]!, code: EXIT.usage };
-  return { message: String(error), code: EXIT.usage };
-}
-
-function pathOf(error: unknown): string {
-  const path = (error as { path?: unknown })?.path;
-  return typeof path === "string" ? path : "(unknown path)";
+  const refusal = refusalOf(error);
+  const code = refusal.kind === "refused" ? EXIT.refused : EXIT.usage;
+  const generic = refusal.reason === "usage" || refusal.reason === "failed";
+  return { message: refusal.sentence, code, ...(generic ? {} : { reason: refusal.reason }) };
 }
 
 /**

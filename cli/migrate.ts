@@ -8,7 +8,7 @@
  */
 import { type PassportStore, StoreConflictError } from "../lib/home/mod.ts";
 import { KvStore } from "../shell/stores/kv_store.ts";
-import { openStore, storeDir } from "./home.ts";
+import { openStore, storeDir } from "../app/mod.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 
 /** The flags `migrate` reads. */

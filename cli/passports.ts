@@ -1,24 +1,25 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
- * The passport verbs: `new`, `list`, `open`, `prompt`, `checkpoint`, `answer`, `doctor`. JSON
- * shapes follow the incumbent's (`passport_id`, `state_version`, `state`, `compiled_context`,
- * `handoff_prompt`) so scripts and agents written against it keep working.
+ * The passport verbs: `new`, `list`, `open`, `prompt`, `checkpoint`, `answer`, `doctor`: the
+ * command line over the operations of `app/`, as text or, with `--json`, the operation's reply.
  *
  * @module
  */
-import { mkdir, open as openFile, rm } from "../shell/host/host_fs.ts";
+import { mkdir, open as openFile, rm, stat } from "../shell/host/host_fs.ts";
 import { pid } from "../shell/host/host_process.ts";
 import { join } from "../shell/host/host_path.ts";
-import { isPlainObject } from "../lib/bytes/mod.ts";
+import { handoffPrompt } from "../lib/home/mod.ts";
 import {
-  answerAsk,
-  compileContext,
-  handoffPrompt,
-  newPassportState,
-  type PassportStore,
-} from "../lib/home/mod.ts";
-import { isPassportId, type PassportState } from "../lib/format/mod.ts";
-import { actorName, machineName, mintUniqueId, now, openStore } from "./home.ts";
+  answerPassportAsk,
+  checkpointPassport,
+  createPassport,
+  listPassports,
+  openPassport,
+  openStore,
+  openWorkplace,
+  requirePassport,
+  type Workplace,
+} from "../app/mod.ts";
 import { EXIT, type Io, readJsonFile, UsageError } from "./io.ts";
 
 /** The options the passport verbs read. */
@@ -36,76 +37,62 @@ export interface PassportFlags {
   text?: string | undefined;
 }
 
-/** The incumbent's shape for one passport. */
-export function passportReply(
-  state: PassportState,
-  extra: Record<string, unknown> = {},
-): Record<string, unknown> {
-  return {
-    passport_id: state.id,
-    state_version: state.version,
-    state,
-    ...extra,
-    handoff_prompt: handoffPrompt(state.id),
-  };
-}
-
-/** Opens a passport or fails with one sentence. */
-export async function requirePassport(
-  store: PassportStore,
-  id: string | undefined,
-): Promise<PassportState> {
-  if (!id) throw new UsageError("A passport id (TP-XXXX-XXXX) is required");
-  if (!isPassportId(id)) throw new UsageError(`"${id}" is not a passport id (TP-XXXX-XXXX)`);
-  const state = await store.open(id);
-  if (!state) throw new UsageError(`No passport ${id} in this store (see: taskpack list)`);
-  return state;
+/**
+ * The workplace a verb runs in, from its flags; side notes go to standard error.
+ *
+ * @param flags The store, machine and actor flags, and `--json`.
+ * @param io Where notes go.
+ * @returns The workplace.
+ */
+export async function workplaceFor(
+  flags: {
+    json: boolean;
+    store?: string | undefined;
+    machine?: string | undefined;
+    actor?: string | undefined;
+  },
+  io: Io,
+  limits = {},
+): Promise<Workplace> {
+  return await openWorkplace({
+    store: flags.store,
+    machine: flags.machine,
+    actor: flags.actor,
+    limits,
+    note: (line) => io.err(`${line}\n`),
+    showProgress: !flags.json,
+  });
 }
 
 /** `new --title <t> --goal <g> [--current-state ..] [--next-step ..]...` */
 export async function runNew(flags: PassportFlags, io: Io): Promise<number> {
   if (!flags.title) throw new UsageError("new needs --title <text>");
   if (!flags.goal) throw new UsageError("new needs --goal <text>");
-  const { store } = await openStore(flags.store);
-  const state = newPassportState({
-    id: await mintUniqueId(store),
+  const reply = await createPassport(await workplaceFor(flags, io), {
     title: flags.title,
     goal: flags.goal,
-    now: now(),
-    machine: machineName(flags.machine),
-    harness: "taskpack-cli",
-    ...(flags["current-state"] ? { currentState: flags["current-state"] } : {}),
-    ...(flags["next-step"] ? { nextSteps: flags["next-step"] } : {}),
+    currentState: flags["current-state"],
+    nextSteps: flags["next-step"],
   });
-  const saved = await store.create(state);
-  if (flags.json) io.out(JSON.stringify(passportReply(saved)) + "\n");
-  else io.out(`created ${saved.id} (version ${saved.version}): ${saved.title}\n`);
+  if (flags.json) io.out(JSON.stringify(reply) + "\n");
+  else {
+    io.out(`created ${reply.passport_id} (version ${reply.state_version}): ${reply.state.title}\n`);
+  }
   return EXIT.ok;
 }
 
 /** `list` */
 export async function runList(flags: PassportFlags, io: Io): Promise<number> {
-  const { store, name } = await openStore(flags.store);
-  const listing = await store.list();
+  const work = await workplaceFor(flags, io);
+  const listing = await listPassports(work);
   for (const problem of listing.problems) io.err(`skipped ${problem.entry}: ${problem.reason}\n`);
   if (flags.json) {
-    io.out(
-      JSON.stringify({
-        count: listing.passports.length,
-        passports: listing.passports.map((p) => ({
-          passport_id: p.id,
-          title: p.title,
-          state_version: p.version,
-          updated_at: p.updated_at,
-        })),
-        problems: listing.problems,
-      }) + "\n",
-    );
+    io.out(JSON.stringify(listing) + "\n");
     return EXIT.ok;
   }
-  if (!listing.passports.length) io.out(`no passports in ${name}\n`);
+  if (!listing.passports.length) io.out(`no passports in ${work.storeName}\n`);
   for (const p of listing.passports) {
-    io.out(`${p.id}  v${p.version}  ${p.updated_at}  ${p.title}\n`);
+    io.out(`${p.passport_id}  v${p.state_version}  ${p.updated_at}  ${p.title}\n`);
   }
   return EXIT.ok;
 }
@@ -116,12 +103,8 @@ export async function runOpen(
   flags: PassportFlags,
   io: Io,
 ): Promise<number> {
-  const { store } = await openStore(flags.store);
-  const state = await requirePassport(store, id);
-  const context = compileContext(state);
-  if (flags.json) {
-    io.out(JSON.stringify(passportReply(state, { compiled_context: context })) + "\n");
-  } else io.out(context);
+  const reply = await openPassport(await workplaceFor(flags, io), id ?? "");
+  io.out(flags.json ? JSON.stringify(reply) + "\n" : String(reply.compiled_context));
   return EXIT.ok;
 }
 
@@ -131,8 +114,7 @@ export async function runPrompt(
   flags: PassportFlags,
   io: Io,
 ): Promise<number> {
-  const { store } = await openStore(flags.store);
-  const state = await requirePassport(store, id);
+  const state = await requirePassport(await workplaceFor(flags, io), id);
   io.out(
     flags.json
       ? JSON.stringify({ passport_id: state.id, handoff_prompt: handoffPrompt(state.id) }) + "\n"
@@ -152,14 +134,9 @@ export async function runCheckpoint(flags: PassportFlags, io: Io): Promise<numbe
     throw new UsageError("checkpoint needs --expected-version <n>, the version you read");
   }
   const state = await readJsonFile(file);
-  if (!isPlainObject(state) || !isPassportId(state.id)) {
-    throw new UsageError(`${file} is not a passport state (an object with an id TP-XXXX-XXXX)`);
-  }
-  const { store } = await openStore(flags.store);
-  await requirePassport(store, state.id);
-  const saved = await store.save({ ...(state as PassportState), updated_at: now() }, expected);
-  if (flags.json) io.out(JSON.stringify(passportReply(saved)) + "\n");
-  else io.out(`saved ${saved.id} version ${saved.version}\n`);
+  const saved = await checkpointPassport(await workplaceFor(flags, io), state, expected);
+  if (flags.json) io.out(JSON.stringify(saved) + "\n");
+  else io.out(`saved ${saved.passport_id} version ${saved.state_version}\n`);
   return EXIT.ok;
 }
 
@@ -170,23 +147,17 @@ export async function runAnswer(
   io: Io,
 ): Promise<number> {
   const [id, askId] = positionals;
-  if (!askId || positionals.length !== 2) {
+  if (!id || !askId || positionals.length !== 2) {
     throw new UsageError("Expected: taskpack answer <id> <ask-id> --text <answer>");
   }
   if (!flags.text) throw new UsageError("answer needs --text <answer>");
-  const { store } = await openStore(flags.store);
-  const state = await requirePassport(store, id);
-  const by = `${actorName(flags.actor) || "someone"}@${machineName(flags.machine)}`;
-  const saved = await store.save({
-    ...answerAsk(state, askId, flags.text, by, now()),
-    updated_at: now(),
-  }, state.version);
-  if (flags.json) io.out(JSON.stringify(passportReply(saved, { answered: askId })) + "\n");
-  else io.out(`answered ${askId} on ${saved.id} (version ${saved.version})\n`);
+  const saved = await answerPassportAsk(await workplaceFor(flags, io), id, askId, flags.text);
+  if (flags.json) io.out(JSON.stringify(saved) + "\n");
+  else io.out(`answered ${askId} on ${saved.passport_id} (version ${saved.state_version})\n`);
   return EXIT.ok;
 }
 
-/** `doctor`: is the store usable? */
+/** `doctor`: is the store usable? It examines; it never makes the store it is asked about. */
 export async function runDoctor(flags: PassportFlags, io: Io): Promise<number> {
   const { store, dir, name } = await openStore(flags.store);
   // For a kv: or http(s) store, the folder probed is where its landed luggage goes.
@@ -196,7 +167,14 @@ export async function runDoctor(flags: PassportFlags, io: Io): Promise<number> {
     ...(dir === name ? {} : { luggage_dir: dir }),
   };
   try {
-    await mkdir(dir, { recursive: true });
+    if (dir === name) {
+      const info = await stat(dir).catch(() => null);
+      if (!info) {
+        throw new Error(
+          `the folder ${dir} does not exist (taskpack new makes it, or mkdir it yourself)`,
+        );
+      }
+    } else await mkdir(dir, { recursive: true });
     const probe = join(dir, `.doctor-${pid}`);
     const handle = await openFile(probe, "wx");
     await handle.close();

@@ -28,9 +28,9 @@ import { FolderStore } from "../shell/stores/folder_store.ts";
 import { createHomeHandler, hashToken, issueToken, teamDoor } from "../shell/http/home_server.ts";
 import { allowedHostsFor, guardHosts, isLoopbackHost } from "../shell/http/dns_rebinding.ts";
 import { KV_LEDGER_PREFIX, KvStore } from "../shell/stores/kv_store.ts";
-import { openStore, storeDir } from "./home.ts";
+import { openStore, storeDir } from "../app/mod.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
-import { needDenoServe, portFlag, serveUntilSignal } from "./listen.ts";
+import { needDenoServe, portFlag, serveUntilSignal } from "../shell/http/listen.ts";
 
 /** The flags `serve-home` reads. */
 export interface ServeHomeFlags {
@@ -87,14 +87,9 @@ export function ledgerFor(store: PassportStore, dir: string): PassportStore {
  *
  * @param flags The flags.
  * @param io Where output goes.
- * @param run The CLI's `main`, which runs the MCP tools.
  * @returns The exit code.
  */
-export async function runServeHome(
-  flags: ServeHomeFlags,
-  io: Io,
-  run: (args: string[], io: Io) => Promise<number>,
-): Promise<number> {
+export async function runServeHome(flags: ServeHomeFlags, io: Io): Promise<number> {
   const spec = storeDir(flags.store);
   const { store, dir } = await openStore(flags.store);
   const ledger = ledgerFor(store, dir);
@@ -125,14 +120,14 @@ export async function runServeHome(
     });
     const { createStoreMcpEndpoint, MCP_PATH } = await import("../mcp/http.ts");
     const { resolveMcpSettings } = await import("../mcp/settings.ts");
+    const { receiveLimits } = await import("../shell/http/request_bounds.ts");
     const { REMOTE_TOOLS } = await import("../mcp/remote_tools.ts");
     const { judgeTools } = await import("../mcp/direct_tools.ts");
     const { createJudgeHandler } = await import("../serve.ts");
-    const settings = resolveMcpSettings(run, {
-      store: spec,
-      machine: flags.machine,
-      actor: flags.actor,
-    });
+    const settings = await resolveMcpSettings(
+      { store: spec, machine: flags.machine, actor: flags.actor },
+      (size) => receiveLimits(size),
+    );
     const mcp = createStoreMcpEndpoint(settings, {
       tools: REMOTE_TOOLS,
       direct: judgeTools(createJudgeHandler({ viewerHtml: "" })),

@@ -14,6 +14,7 @@ import denoConfig from "../deno.json" with { type: "json" };
 import { encodeBase64 } from "../lib/bytes/mod.ts";
 import { CapsuleError, parseCapsuleText } from "../lib/capsule/mod.ts";
 import { REQUIREMENTS } from "../lib/format/mod.ts";
+import { record, stringOrNull } from "./tools.ts";
 
 /** A tool run in-process: its schemas, annotations, and a handler giving its JSON object. */
 export interface DirectTool {
@@ -70,13 +71,16 @@ export function registerDirectTool(server: McpServer, tool: DirectTool): void {
         const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
         result = { structured: { ok: false, error: message }, summary: message, isError: true };
       }
+      // A refusal carries no structured content: the output schema describes a result.
+      if (result.isError) {
+        return { content: [{ type: "text", text: result.summary }], isError: true };
+      }
       return {
         content: [
           { type: "text", text: result.summary },
           { type: "text", text: JSON.stringify(result.structured) },
         ],
         structuredContent: result.structured,
-        ...(result.isError ? { isError: true } : {}),
       };
     },
   );
@@ -145,14 +149,14 @@ function refused(body: Record<string, unknown>): DirectResult {
   };
 }
 
-const Report = z.looseObject({
+const Report = record({
   ok: z.boolean().describe("True when every check passed: the file is conformant as written."),
   spec: z.string().optional(),
   encoding: z.string().optional(),
-  digest: z.string().nullable().optional(),
+  digest: stringOrNull().optional(),
   passed: z.number().optional(),
   total: z.number().optional(),
-  checks: z.array(z.looseObject({ id: z.string(), ok: z.boolean(), detail: z.string() }))
+  checks: z.array(record({ id: z.string(), ok: z.boolean(), detail: z.string() }))
     .optional(),
   error: z.string().optional().describe("Why the body could not be read as a pack at all."),
 });
@@ -203,7 +207,7 @@ export function judgeTools(judge: JudgeFetch): DirectTool[] {
         "suggestions), luggage with landing's verdict on each file, and the conformance " +
         `verdict. Send the file in the call (pack_base64 or pack_text). ${DATA}`,
       input: packInput,
-      output: z.looseObject({
+      output: record({
         encoding: z.string(),
         conformant: z.boolean(),
         instructions_found: z.array(z.unknown()).optional().describe(
@@ -237,7 +241,7 @@ export function judgeTools(judge: JudgeFetch): DirectTool[] {
       input: packInput.extend({
         to: z.enum(["flat", "bag"]).describe("The encoding to convert to."),
       }),
-      output: z.looseObject({
+      output: record({
         ok: z.literal(true),
         to: z.enum(["flat", "bag"]),
         digest: z.string().describe("The pack's identity (sha256 of its tag manifest)."),
@@ -273,7 +277,7 @@ export function judgeTools(judge: JudgeFetch): DirectTool[] {
       input: z.strictObject({
         capsule_text: z.string().describe("The capsule, as JSON text."),
       }),
-      output: z.looseObject({
+      output: record({
         ok: z.boolean(),
         result: z.unknown().optional(),
         error: z.string().optional(),

@@ -13,8 +13,7 @@
  * @module
  */
 import denoConfig from "../deno.json" with { type: "json" };
-import { EXIT, type Io } from "../cli/io.ts";
-import { needDenoServe, portFlag, serveUntilSignal } from "../cli/listen.ts";
+import { needDenoServe, portFlag, serveUntilSignal } from "../shell/http/listen.ts";
 import { allowedHostsFor, guardHosts, isLoopbackHost } from "../shell/http/dns_rebinding.ts";
 import {
   createMcpEndpoint,
@@ -23,20 +22,21 @@ import {
   type McpEndpointOptions,
 } from "./endpoint.ts";
 import { createTaskpackServer, type ServerParts } from "./server.ts";
-import { type CliMain, type McpOptions, resolveMcpSettings } from "./settings.ts";
+import { type McpOptions, type McpSettings, resolveMcpSettings } from "./settings.ts";
+import { receiveLimits } from "../shell/http/request_bounds.ts";
 
 export { createMcpEndpoint, MCP_PATH, type McpEndpoint, type McpEndpointOptions };
 
 /**
  * An MCP endpoint serving one store (tools, passport resources, prompts).
  *
- * @param settings The store, machine, actor and CLI.
+ * @param settings The workplace its tools run in.
  * @param parts Which tools (default: the local ones), how packs travel.
  * @param options Body bound, error sink.
  * @returns The endpoint.
  */
 export function createStoreMcpEndpoint(
-  settings: ReturnType<typeof resolveMcpSettings>,
+  settings: McpSettings,
   parts: ServerParts = {},
   options: McpEndpointOptions = {},
 ): McpEndpoint {
@@ -64,15 +64,13 @@ export const DEFAULT_MCP_PORT = 8471;
  * to `io.out` (one line, `{"url": ...}` with `json`), logs to `io.err`.
  *
  * @param options The store, machine, actor, host and port.
- * @param io Where the URL and the logs go.
- * @param run The CLI's `main`.
+ * @param io Where the URL (`out`) and the logs (`err`) go.
  * @param json Print the URL as one JSON line.
- * @returns The exit code.
+ * @returns The exit code (0).
  */
 export async function runMcpHttp(
   options: McpHttpOptions,
-  io: Io,
-  run: CliMain,
+  io: { out(text: string): void; err(text: string): void },
   json = false,
 ): Promise<number> {
   needDenoServe("taskpack mcp --http needs Deno; under Node, use stdio (taskpack mcp)");
@@ -84,7 +82,7 @@ export async function runMcpHttp(
         `this store; put TLS and authentication in front\n`,
     );
   }
-  const settings = resolveMcpSettings(run, options);
+  const settings = await resolveMcpSettings(options, (size) => receiveLimits(size));
   const endpoint = createStoreMcpEndpoint(settings, {}, {
     onerror: (error) => io.err(`taskpack mcp: ${error.message.split("\n")[0]}\n`),
   });
@@ -102,15 +100,16 @@ export async function runMcpHttp(
       port,
       onListen: (base) => {
         const url = `${base}${MCP_PATH}`;
-        io.out(json ? JSON.stringify({ url, store: settings.store }) + "\n" : `${url}\n`);
+        const { storeName, machine } = settings.workplace;
+        io.out(json ? JSON.stringify({ url, store: storeName }) + "\n" : `${url}\n`);
         io.err(
-          `taskpack mcp ${denoConfig.version}: serving ${settings.store} as machine ` +
-            `${settings.machine} at ${url} (Ctrl-C to stop)\n`,
+          `taskpack mcp ${denoConfig.version}: serving ${storeName} as machine ` +
+            `${machine} at ${url} (Ctrl-C to stop)\n`,
         );
       },
     }, handler);
   } finally {
     await endpoint.close();
   }
-  return EXIT.ok;
+  return 0;
 }

@@ -2,8 +2,9 @@
 /**
  * The prompts a person picks from an MCP client's menu:
  *
- * - `resume` (argument: a passport id): the hand-over prompt `taskpack prompt <id>` prints, with
- *   the passport's resource linked, so a new worker takes the task over;
+ * - `resume` (argument: a passport id): the hand-over prompt `taskpack prompt <id>` prints and
+ *   the compiled context (asks and their answers included), with the passport's resource
+ *   linked, so a new worker takes the task over;
  * - `land-and-resume` (argument: a pack): for a receiver, look inside the pack, land it, then
  *   resume the passport it lands as.
  *
@@ -13,8 +14,8 @@
  */
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { openPassport } from "../app/mod.ts";
 import type { McpSettings } from "./settings.ts";
-import { verbJson } from "./cli_call.ts";
 import { passportUri } from "./resources.ts";
 
 /**
@@ -53,8 +54,8 @@ export function registerPrompts(
       }),
     },
     async ({ id }) => {
-      const reply = await verbJson(settings, { verb: "prompt", positionals: [id] });
-      const prompt = String(reply.handoff_prompt ?? "");
+      const reply = await openPassport(settings.workplace, id);
+      const prompt = `${reply.handoff_prompt}\n\n${reply.compiled_context}`;
       return {
         description: `Resume ${id}`,
         messages: [

@@ -1,16 +1,20 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
- * The home's store tools over HTTP: the same verbs as the local tools, but no tool names a path
- * on the server's disk. `taskpack_pack` writes the pack to a private scratch file and gives its
- * bytes back (`pack_base64`); `taskpack_land` takes the bytes (`pack_base64` or `pack_text`) and
- * lands them from a scratch file. Luggage is never read from the server's disk.
+ * The home's store tools over HTTP: the same operations as the local tools, but no tool names a
+ * path on the server's disk. `taskpack_pack` packs into a private temporary file and gives its
+ * bytes back (`pack_base64`); `taskpack_land` lands the bytes carried in the call (`pack_base64`
+ * or `pack_text`) under the server's receive limits, sized to the pack, before anything is
+ * inflated or written. Luggage is never read from the server's disk.
  *
  * @module
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { z } from "zod";
+import { landPack, packPassport } from "../app/mod.ts";
+import type { Ask, LandingCheck } from "../lib/format/mod.ts";
 import { encodeBase64 } from "../lib/bytes/mod.ts";
-import { detectEncoding } from "../lib/format/mod.ts";
 import { packBytes } from "./direct_tools.ts";
 import { LOCAL_TOOLS, tool, type ToolSpec } from "./tools.ts";
 
@@ -33,15 +37,24 @@ const remotePack = tool({
     pack: z.string().describe("A file name for the pack."),
     pack_base64: z.string().describe("The pack's bytes, base64-encoded: save them as pack."),
   }),
-  invocation: async (a, scratch) => {
+  run: async (a, work) => {
     const name = `${a.id}${a.encoding === "bag" ? ".taskpack" : ".taskpack.json"}`;
-    const { encoding: _, ...rest } = a;
-    return await pack.invocation({ ...rest, out: await scratch.path(name) }, scratch);
-  },
-  after: async (result) => {
-    const path = String(result.pack);
-    const name = path.split(/[\\/]/).pop()!;
-    return { ...result, pack: name, pack_base64: encodeBase64(await readFile(path)) };
+    const dir = await mkdtemp(join(tmpdir(), "taskpack-home-"));
+    try {
+      const out = join(dir, name);
+      const reply = await packPassport(work, {
+        id: a.id,
+        out,
+        asks: a.asks as Partial<Ask>[] | undefined,
+        checks: a.checks as Partial<LandingCheck>[] | undefined,
+        kind: a.kind,
+        note: a.note,
+        maxInline: a.max_inline === "unlimited" ? Infinity : a.max_inline,
+      });
+      return { ...reply, pack: name, pack_base64: encodeBase64(await readFile(out)) };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   },
   summary: (r) => pack.summary(r).replace(/^Wrote /, "Packed "),
 });
@@ -57,13 +70,17 @@ const remoteLand = tool({
     pack_base64: z.string().optional().describe("The pack's bytes, base64-encoded."),
     pack_text: z.string().optional().describe("Or the pack as text (a .taskpack.json)."),
   }),
-  invocation: async (a, scratch) => {
-    const { pack_base64, pack_text, ...rest } = a;
-    const bytes = packBytes({ pack_base64, pack_text });
-    const bag = detectEncoding(bytes) === "bag";
-    const path = await scratch.path(bag ? "received.taskpack" : "received.taskpack.json");
-    await writeFile(path, bytes, { mode: 0o600 });
-    return await land.invocation({ ...rest, path }, scratch);
+  run: (a, work, settings) => {
+    const bytes = packBytes({ pack_base64: a.pack_base64, pack_text: a.pack_text });
+    // The server's receive limits, sized to this pack, before anything is inflated or written.
+    const limits = settings.limitsFor?.(bytes.length) ?? work.limits;
+    return landPack({ ...work, limits }, {
+      pack: { bytes, name: "the pack sent" },
+      into: a.into,
+      dryRun: a.dry_run,
+      renameUnportable: a.rename_unportable,
+      again: a.again,
+    });
   },
 });
 

@@ -2,7 +2,8 @@
 /**
  * Passports as MCP resources: the template `taskpack://passport/{id}`, listable, one resource per
  * passport in the server's store. Reading one gives what `taskpack open <id>` shows: the compiled
- * context for a receiving model (`text/markdown`) and the state as JSON (`application/json`).
+ * context for a receiving model (`text/markdown`, answered asks and their answers included) and
+ * the state as JSON (`application/json`).
  *
  * Nothing here reads a path: the only variable is a passport id, checked before the store is
  * asked, and the store is the server's own.
@@ -14,8 +15,8 @@ import {
   ResourceNotFoundError,
   ResourceTemplate,
 } from "@modelcontextprotocol/server";
+import { listPassports, openPassport } from "../app/mod.ts";
 import type { McpSettings } from "./settings.ts";
-import { verbJson } from "./cli_call.ts";
 
 /** The URI template of a passport resource. */
 export const PASSPORT_URI_TEMPLATE = "taskpack://passport/{id}";
@@ -32,16 +33,8 @@ export function passportUri(id: string): string {
   return `taskpack://passport/${id}`;
 }
 
-interface Listed {
-  passport_id: string;
-  title: string;
-  state_version: number;
-  updated_at: string;
-}
-
-async function listed(settings: McpSettings): Promise<Listed[]> {
-  const reply = await verbJson(settings, { verb: "list" });
-  return Array.isArray(reply.passports) ? reply.passports as Listed[] : [];
+async function listed(settings: McpSettings) {
+  return (await listPassports(settings.workplace)).passports;
 }
 
 /**
@@ -84,9 +77,9 @@ export function registerPassportResources(server: McpServer, settings: McpSettin
       if (typeof id !== "string" || !PASSPORT_ID.test(id)) {
         throw new ResourceNotFoundError(uri.href);
       }
-      let reply: Record<string, unknown>;
+      let reply: Awaited<ReturnType<typeof openPassport>>;
       try {
-        reply = await verbJson(settings, { verb: "open", positionals: [id] });
+        reply = await openPassport(settings.workplace, id);
       } catch {
         throw new ResourceNotFoundError(uri.href);
       }

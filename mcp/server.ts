@@ -3,25 +3,23 @@
  * `taskpack mcp`: the passport store served to an agent over the Model Context Protocol (stdio),
  * on the official v2 TypeScript SDK.
  *
- * One code path: every tool builds the argument list of the equivalent CLI verb and runs
- * `main` (from `cli.ts`) in-process with `--json`, the server's store, machine and actor, and an
- * in-memory {@linkcode Io}. The verb's JSON object becomes the tool's `structuredContent`; a
- * non-zero exit becomes an `isError` result carrying the verb's one-sentence message. Same store,
- * same rules, same refusals as the command line — nothing here re-implements a verb.
+ * One set of operations: every tool runs the operation of `app/` the CLI's verb runs, in the
+ * server's workplace. The operation's reply becomes the tool's `structuredContent` (valid
+ * against the tool's output schema); a refusal becomes an `isError` result whose text is the
+ * operation's one sentence, with no structured content. Same store, same rules, same refusals
+ * as the command line.
  *
- * Standard output carries the protocol and nothing else: the verbs write to the captured
- * {@linkcode Io}, and while the server runs, `console.log` / `info` / `debug` go to standard
- * error.
+ * Standard output carries the protocol and nothing else: while the server runs,
+ * `console.log` / `info` / `debug` go to standard error.
  *
  * Every byte of a pack or a passport is data written by someone else: the tool descriptions and
  * the server's instructions say so to the model, and nothing from a pack is ever executed.
  *
  * @example Serve a store (what `taskpack mcp --store ./passports` does)
  * ```ts ignore
- * import { main } from "../cli.ts";
  * import { runMcp } from "./server.ts";
  *
- * const code = await runMcp(main, { store: "./passports" });
+ * const code = await runMcp({ store: "./passports" });
  * ```
  *
  * @module
@@ -31,34 +29,32 @@ import { type CallToolResult, type JSONRPCMessage, McpServer } from "@modelconte
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { z } from "zod";
 import denoConfig from "../deno.json" with { type: "json" };
-import { EXIT, type Io } from "../cli/io.ts";
-import { Scratch, TOOLS, type ToolSpec } from "./tools.ts";
-import { cliSentence, runVerb } from "./cli_call.ts";
+import { refusalOf } from "../app/mod.ts";
+import { TOOLS, type ToolSpec } from "./tools.ts";
 import { type DirectTool, registerDirectTool } from "./direct_tools.ts";
 import { type PackTransfer, registerPrompts } from "./prompts.ts";
 import { registerPassportResources } from "./resources.ts";
-import { type CliMain, type McpOptions, type McpSettings, resolveMcpSettings } from "./settings.ts";
+import { type McpOptions, type McpSettings, resolveMcpSettings } from "./settings.ts";
 
-export type { Io } from "../cli/io.ts";
+/** Where a server's own log lines go. */
+export interface Log {
+  /** Writes a line (with its newline) to the log. */
+  err(text: string): void;
+}
 
 /**
  * Runs `taskpack mcp`: serves the store over stdio until the client closes standard input.
  * Logs go to `io.err`; standard output carries the protocol only.
  *
- * @param run The CLI's `main`.
  * @param options The store, machine and actor (each falls back like the CLI's flags).
- * @param io Where the server's own log lines go (only `err` is used).
- * @returns The exit code, once the client has gone.
+ * @param io Where the server's own log lines go.
+ * @returns The exit code (0, or 1 when requests went unanswered), once the client has gone.
  */
-export async function runMcp(
-  run: CliMain,
-  options: McpOptions = {},
-  io: Io = stderrIo,
-): Promise<number> {
-  const settings = resolveMcpSettings(run, options);
+export async function runMcp(options: McpOptions = {}, io: Log = stderrLog): Promise<number> {
+  const settings = await resolveMcpSettings(options);
   keepStdoutForProtocol();
   io.err(
-    `taskpack mcp ${denoConfig.version}: serving ${settings.store} as machine ${settings.machine} over stdio\n`,
+    `taskpack mcp ${denoConfig.version}: serving ${settings.workplace.storeName} as machine ${settings.workplace.machine} over stdio\n`,
   );
   const wire = new DrainingStdioTransport();
   const handle = serveStdio(() => createTaskpackServer(settings), {
@@ -76,17 +72,17 @@ export async function runMcp(
   }
   if (wire.unanswered > 0) {
     io.err(`taskpack mcp: ${wire.unanswered} request(s) read but not answered before exit\n`);
-    return EXIT.usage;
+    return 1;
   }
-  return EXIT.ok;
+  return 0;
 }
 
 /** What a server built by {@linkcode createTaskpackServer} offers beside its resources and prompts. */
 export interface ServerParts {
-  /** The store-backed tools, run through the CLI (default: every local tool, paths and all). */
+  /** The store-backed tools (default: every local tool, paths and all). */
   // deno-lint-ignore no-explicit-any -- each entry is checked against its own input schema
   tools?: readonly ToolSpec<any>[];
-  /** Tools that run in-process without the CLI (default: none). */
+  /** Tools that need no store: the judge's, on packs carried in the call (default: none). */
   direct?: readonly DirectTool[];
   /** How the tools take a pack: a path on this machine (default), or inline bytes. */
   transfer?: PackTransfer;
@@ -121,7 +117,7 @@ export function createTaskpackServer(settings: McpSettings, parts: ServerParts =
 }
 
 // ---------------------------------------------------------------------------------------------
-// The one code path: arguments -> CLI verb in-process -> JSON -> tool result.
+// The one code path: arguments -> operation -> reply -> tool result.
 
 /** How long a closed input or SIGTERM waits for calls in flight before giving up on them. */
 const INPUT_END_GRACE_MS = 10 * 60_000;
@@ -208,10 +204,7 @@ class DrainingStdioTransport extends StdioServerTransport {
   }
 }
 
-const stderrIo: Io = {
-  out: (text) => process.stderr.write(text),
-  err: (text) => process.stderr.write(text),
-};
+const stderrLog: Log = { err: (text) => process.stderr.write(text) };
 
 /** While the server runs, stray console output must not corrupt the protocol on stdout. */
 function keepStdoutForProtocol(): void {
@@ -249,30 +242,10 @@ async function callTool<Input extends z.ZodObject>(
   tool: ToolSpec<Input>,
   args: z.output<Input>,
 ): Promise<CallToolResult> {
-  const scratch = new Scratch();
+  const notes: string[] = [];
+  const work = { ...settings.workplace, note: (line: string) => void notes.push(line) };
   try {
-    const invocation = await tool.invocation(args, scratch);
-    const { verb } = invocation;
-    const { code, out, err } = await runVerb(settings, invocation);
-    const notes = err.split("\n").filter((line) => line && !line.startsWith("taskpack: "));
-    if (code !== EXIT.ok && !(tool.resultCodes ?? []).includes(code)) {
-      return failure(cliSentence(err, code), reasonOf(out));
-    }
-    let result: unknown;
-    try {
-      result = JSON.parse(out);
-    } catch {
-      return failure(cliSentence(err, code));
-    }
-    if (result === null || typeof result !== "object" || Array.isArray(result)) {
-      return failure(`taskpack ${verb} gave no JSON object`);
-    }
-    let structured = result as Record<string, unknown>;
-    // A verb that failed with --json also prints {ok: false, error}: that is not a result.
-    if (code !== EXIT.ok && structured.ok === false && typeof structured.error === "string") {
-      return failure(cliSentence(err, code), reasonOf(out));
-    }
-    if (tool.after) structured = await tool.after(structured, scratch);
+    const structured = { ...await tool.run(args, work, settings) } as Record<string, unknown>;
     const text = [tool.summary(structured), ...notes.map((note) => `(${note})`)].join("\n");
     return {
       content: [
@@ -282,39 +255,34 @@ async function callTool<Input extends z.ZodObject>(
       structuredContent: structured,
     };
   } catch (error) {
-    return failure(error instanceof Error ? error.message.split("\n")[0]! : String(error));
-  } finally {
-    await scratch.dispose();
+    return failure(error);
   }
 }
 
 /**
- * An error result: the CLI's sentence, and as `structuredContent` the same `{ok, error,
- * reason}` the CLI prints with `--json`, so a model can branch on the stable `reason` code
- * (`bag-digest`, `credential`, ...) instead of parsing prose.
+ * An error result: the operation's one sentence, and its stable reason code in brackets so a
+ * model can branch on it. No structured content: a validating client checks structured content
+ * against the tool's output schema, which describes a result, not a refusal.
+ *
+ * @param error What the operation threw.
+ * @returns The error result.
  */
-function failure(message: string, reason?: string): CallToolResult {
+export function failure(error: unknown): CallToolResult {
+  const refusal = refusalOf(error);
+  const generic = refusal.reason === "usage" || refusal.reason === "failed";
   return {
-    content: [{ type: "text", text: message }],
-    structuredContent: { ok: false, error: message, ...(reason ? { reason } : {}) },
+    content: [{
+      type: "text",
+      text: generic ? refusal.sentence : `${refusal.sentence} [${refusal.reason}]`,
+    }],
     isError: true,
   };
 }
 
-/** The `reason` code of a verb's `--json` failure, when it printed one. */
-function reasonOf(stdout: string): string | undefined {
-  try {
-    const value = JSON.parse(stdout);
-    return typeof value?.reason === "string" ? value.reason : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function instructions(settings: McpSettings): string {
   return [
-    `taskpack keeps task passports (TP-XXXX-XXXX) in the store ${settings.store} on machine ` +
-    `${settings.machine}, and moves unfinished work between agents, machines and people as ` +
+    `taskpack keeps task passports (TP-XXXX-XXXX) in the store ${settings.workplace.storeName} ` +
+    `on machine ${settings.workplace.machine}, and moves unfinished work between agents, machines and people as ` +
     `TaskPack files (.taskpack, .taskpack.json).`,
     "Resume with taskpack_open, save progress with taskpack_checkpoint (pass the state_version " +
     "you read), hand off with taskpack_pack, receive with taskpack_land (taskpack_inspect first " +

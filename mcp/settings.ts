@@ -1,20 +1,13 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
- * What an MCP server of ours is fixed to for its whole life: the store, the machine, the actor,
- * and the CLI's `main` that runs every tool call (handed in, so this package never imports the
- * CLI that starts it).
+ * What an MCP server of ours is fixed to for its whole life: the workplace every tool call runs
+ * its operation in (the store, the machine, the actor, the reader's limits).
  *
  * @module
  */
 import { resolve } from "node:path";
-import { actorName, machineName, storeDir } from "../cli/home.ts";
-import type { Io } from "../cli/io.ts";
-
-/**
- * The CLI entry point, `main` from `cli.ts`: the one code path every tool goes through. The
- * caller passes it in, so this package never imports the CLI that starts it.
- */
-export type CliMain = (args: string[], io: Io) => Promise<number>;
+import { openWorkplace, storeDir, type Workplace } from "../app/mod.ts";
+import type { ReadLimits } from "../lib/format/mod.ts";
 
 /** How `taskpack mcp` was started: each falls back like the CLI's own flags. */
 export interface McpOptions {
@@ -26,35 +19,37 @@ export interface McpOptions {
   actor?: string | undefined;
 }
 
-/** The store, machine and actor a server uses for its whole life, and the CLI it drives. */
+/** The workplace a server uses for its whole life. */
 export interface McpSettings {
-  /** The passport store: a folder (made absolute), or a `kv:` / `http(s)://` store as named. */
-  store: string;
-  /** This machine's name. */
-  machine: string;
-  /** Who acts; empty when unknown. */
-  actor: string;
-  /** The CLI's `main`, which runs every tool call. */
-  run: CliMain;
+  /** Where every tool call runs its operation. */
+  workplace: Workplace;
+  /**
+   * The reader's limits for a pack of this many bytes that came in a call (the home's inline
+   * packs); absent where packs are files on this machine.
+   */
+  limitsFor?: (size: number) => Partial<ReadLimits>;
 }
 
 /**
  * Resolves the options once, the way the CLI would: the result is fixed for the server's life.
  *
- * @param run The CLI's `main`.
  * @param options The flags `taskpack mcp` was given.
+ * @param limitsFor The reader's limits for packs that come inline, by size.
  * @returns The settings every tool call uses.
  */
-export function resolveMcpSettings(run: CliMain, options: McpOptions = {}): McpSettings {
-  return {
-    store: absoluteStore(storeDir(options.store)),
-    machine: machineName(options.machine),
-    actor: actorName(options.actor),
-    run,
-  };
-}
-
-/** A folder store is pinned to an absolute path; other kinds of store are kept as named. */
-function absoluteStore(spec: string): string {
-  return /^(kv:|https?:\/\/)/i.test(spec) ? spec : resolve(spec);
+export async function resolveMcpSettings(
+  options: McpOptions = {},
+  limitsFor?: (size: number) => Partial<ReadLimits>,
+): Promise<McpSettings> {
+  // A folder is pinned to an absolute path; other kinds of store are kept as named.
+  const named = storeDir(options.store);
+  const store = /^[a-z][a-z0-9+.-]*:/i.test(named) && !/^[a-z]:[\\/]/i.test(named)
+    ? named
+    : resolve(named);
+  const workplace = await openWorkplace({
+    store,
+    machine: options.machine,
+    actor: options.actor,
+  });
+  return { workplace, ...(limitsFor ? { limitsFor } : {}) };
 }

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { deflateRawSmall } from "../lib/zip/deflate.ts";
 import { type Deflater, platformDeflater, SMALL_DEFLATE } from "../lib/zip/deflate.ts";
 import { batchDeflater } from "../shell/workers/batch_deflater.ts";
-import { MANY_SMALL_FILES } from "../cli/codecs.ts";
+import { MANY_SMALL_FILES } from "../app/codecs.ts";
 import { cli } from "./_cli.ts";
 
 /** Entries of any size up to a little over the small limit: text-like, or random. */

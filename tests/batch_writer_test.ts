@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { batchWriter } from "../shell/workers/batch_writer.ts";
-import { extractLuggage } from "../cli/luggage_out.ts";
-import { MANY_SMALL_FILES } from "../cli/codecs.ts";
+import { extractLuggage } from "../app/luggage_out.ts";
+import { MANY_SMALL_FILES } from "../app/codecs.ts";
 import { luggageFromBytes } from "../mod.ts";
 import type { ReadLuggage } from "../lib/format/read.ts";
 import { inTempDir } from "./_helpers.ts";

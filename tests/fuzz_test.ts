@@ -9,7 +9,7 @@
 //   TASKPACK_FUZZ_RUNS=5000 TASKPACK_FUZZ_SEED=42 deno test -A tests/fuzz_test.ts
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { extractLuggage } from "../cli/luggage_out.ts";
+import { extractLuggage } from "../app/luggage_out.ts";
 import { judge } from "../lib/format/conformance.ts";
 import { RefusalError, TaskPackReadError } from "../lib/bytes/errors.ts";
 import { land } from "../lib/format/land.ts";

@@ -21,7 +21,7 @@ import {
   TaskPackReadError,
   windowsProblem,
 } from "../mod.ts";
-import { extractLuggage } from "../cli/luggage_out.ts";
+import { extractLuggage } from "../app/luggage_out.ts";
 import { type ProbeFs, probeHostNames } from "../shell/host/host_names.ts";
 import { main } from "../cli.ts";
 import { bagParts, BASE_LUGGAGE, baseObject, forgeBag } from "../tools/make_hostile_corpus.ts";

@@ -3,8 +3,8 @@
 // whole pack has passed, the rest is written at the end, and a refusal found after thousands
 // of files were staged leaves no folder, no staging folder and no passport behind.
 import assert from "node:assert/strict";
-import { luggageOut } from "../cli/luggage_out.ts";
-import { MANY_SMALL_FILES } from "../cli/codecs.ts";
+import { luggageOut } from "../app/luggage_out.ts";
+import { MANY_SMALL_FILES } from "../app/codecs.ts";
 import { luggageFromBytes } from "../mod.ts";
 import { auditLuggage, decodePack, type ReadLuggage } from "../lib/format/read.ts";
 import { bagParts, baseObject, forgeBag } from "../tools/make_hostile_corpus.ts";

@@ -182,6 +182,32 @@ function architectureProblems(graph: ReadonlyMap<string, readonly string[]>): st
       }
     }
   }
+  // The doors: the operations (app/) know no door; no door reaches into another; the shells
+  // below the operations know neither; outside app/, its mod.ts is the only door.
+  const door = (path: string) =>
+    path === "cli.ts" || path.startsWith("cli/") ? "cli" : path.startsWith("mcp/") ? "mcp" : null;
+  for (const [from, targets] of graph) {
+    if (from.startsWith("tests/")) continue;
+    for (const to of targets) {
+      if (to.startsWith("app/") && !from.startsWith("app/") && to !== "app/mod.ts") {
+        problems.push(`${from} enters app through ${to}`);
+      }
+      const there = door(to);
+      if (from.startsWith("app/") && (there || to.startsWith("shell/http/"))) {
+        problems.push(`${from}: the operations may not use ${to}`);
+      }
+      if (from.startsWith("shell/") && (there || to.startsWith("app/"))) {
+        problems.push(`${from}: a shell may not use ${to}`);
+      }
+      if (door(from) === "mcp" && there === "cli") problems.push(`${from}: mcp may not use ${to}`);
+      if (
+        door(from) === "cli" && there === "mcp" && from !== "cli.ts" &&
+        !from.startsWith("cli/serve_home")
+      ) {
+        problems.push(`${from}: cli may not use ${to}`);
+      }
+    }
+  }
   for (const from of graph.keys()) {
     const home = packageOf(from);
     if (home !== null && !(home in MAY_USE)) {
@@ -242,6 +268,26 @@ Deno.test("the architecture check fails on each kind of import it forbids", asyn
   // A cycle between the shells: the MCP server loading the CLI that starts it.
   const loop = withLine("mcp/server.ts", 'const cli = await import("../cli.ts");');
   assert.ok(cycles(loop).some((c) => c.includes("cli.ts") && c.includes("mcp/server.ts")));
+  // A door reaching into another: the MCP tools using the CLI's error sentences.
+  assert.match(
+    architectureProblems(withLine("mcp/tools.ts", 'import "../cli/io.ts";')).join("\n"),
+    /mcp\/tools\.ts: mcp may not use cli\/io\.ts/,
+  );
+  // The operations using a door, and a door reaching past app/mod.ts.
+  assert.match(
+    architectureProblems(withLine("app/land.ts", 'import "../mcp/settings.ts";')).join("\n"),
+    /app\/land\.ts: the operations may not use mcp\/settings\.ts/,
+  );
+  assert.match(
+    architectureProblems(withLine("cli/land.ts", 'import "../app/land.ts";')).join("\n"),
+    /cli\/land\.ts enters app through app\/land\.ts/,
+  );
+  // A shell below the operations using them.
+  assert.match(
+    architectureProblems(withLine("shell/http/home_server.ts", 'import "../../app/mod.ts";'))
+      .join("\n"),
+    /shell\/http\/home_server\.ts: a shell may not use app\/mod\.ts/,
+  );
   // A file dropped straight into lib/ belongs to no package.
   const loose = new Map(files).set("lib/loose.ts", 'import "./bytes/mod.ts";');
   assert.match(architectureProblems(importGraph(loose)).join("\n"), /lib\/loose\.ts is outside/);

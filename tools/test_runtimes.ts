@@ -44,7 +44,7 @@ import {
   type RunResult,
 } from "./_tools.ts";
 import { type CheckInput, type CheckResult, zipEntries } from "../tests/runtimes/checks.ts";
-import { MANY_SMALL_FILES } from "../cli/codecs.ts";
+import { MANY_SMALL_FILES } from "../app/mod.ts";
 
 const RUNTIMES_DIR = join(ROOT, "dist", "runtimes");
 const INTEROP_DIR = join(ROOT, "testdata", "interop", "reference-0.3.0");

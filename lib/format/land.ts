@@ -20,11 +20,14 @@ import {
 import {
   type ByteSource,
   bytesSource,
+  canonicalJson,
   type Digests,
   isPlainObject,
   portableDigests,
   RefusalError,
+  sha256Hex,
   TaskPackReadError,
+  utf8,
 } from "../bytes/mod.ts";
 import type { Ask, Fact, LandingCheck, PackObject, PassportState, Repair } from "./model.ts";
 import { type HostNameRules, type LandedName, planHostNames, POSIX_HOST } from "./host_names.ts";
@@ -42,7 +45,7 @@ import { assertPackable, luggageFindingRefusal, luggageNameProblems } from "./re
 import { namesOf } from "./names.ts";
 import { sealPack } from "./seal.ts";
 import type { Inflater } from "../zip/mod.ts";
-import { LUGGAGE_PREFIX } from "./bag.ts";
+import { deriveTagFiles, LUGGAGE_PREFIX, payloadOf } from "./bag.ts";
 import { lineageProblem } from "./lineage.ts";
 
 /** Options for {@linkcode land}. */
@@ -84,6 +87,11 @@ export interface LandedPack {
   readonly luggage: readonly ReadLuggage[];
   /** The files that land under another name on this host (only with `renameUnportable`). */
   readonly renamed: readonly LandedName[];
+  /**
+   * The pack digest, as written: sha256 of the bag's `tagmanifest-sha256.txt`, or of the one a
+   * flat file converts into (the same for both encodings). Null when a file declares no digest.
+   */
+  readonly digest: string | null;
 }
 
 /**
@@ -225,7 +233,23 @@ export async function land(
     repairs,
     luggage: decoded.luggage,
     renamed: plan.renamed,
+    digest: packDigestOf(decoded, digests),
   };
+}
+
+/** The digest of the pack as written (before any repair), from what its luggage declares. */
+function packDigestOf(decoded: DecodedPack, digests: Digests): string | null {
+  const tagManifest = decoded.tagFiles?.["tagmanifest-sha256.txt"];
+  if (decoded.encoding === "bag" && tagManifest) return sha256Hex(digests, tagManifest);
+  // Every luggage file was checked against its declared digest before this point.
+  if (decoded.luggage.some((file) => file.declaredSha256 === null)) return null;
+  const canonical = utf8(canonicalJson(decoded.object));
+  const payload = payloadOf(
+    { sha256: sha256Hex(digests, canonical), size: canonical.length },
+    decoded.luggage,
+    (i) => decoded.luggage[i]!.declaredSha256!,
+  );
+  return deriveTagFiles(decoded.object, payload, digests).digest;
 }
 
 /** Options for {@linkcode planLanding}. */

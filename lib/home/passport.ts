@@ -185,5 +185,14 @@ export function answerAsk(
   const updated = asks.map((ask, i) =>
     i === index ? { ...ask, status: "answered", answer, answered_by: by, answered_at: at } : ask
   );
-  return { ...state, asks: updated };
+  // The step landing added for it ("Answer ask a1: ...") is done once it is answered.
+  const step = `Answer ask ${askId}:`;
+  const steps = state.next_steps;
+  return {
+    ...state,
+    asks: updated,
+    ...(Array.isArray(steps)
+      ? { next_steps: steps.filter((s) => !(typeof s === "string" && s.startsWith(step))) }
+      : {}),
+  };
 }

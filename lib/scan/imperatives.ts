@@ -24,6 +24,9 @@ const INJECTION = [
   /\b(you are now|from now on,? you|act as (an?|the)|pretend (to be|you are))\b/i,
   /\b(do not|don't|never) (tell|inform|ask|alert|warn) (the |your )?(user|human|operator)\b/i,
   /\bsystem prompt\b/i,
+  // §4.2: a ✓ comes back only on the choice of the person landing; a pack asking for it is
+  // asking the receiver's agent to vouch for what it cannot check.
+  /\b(--)?trust[-_ ]machine[-_ ]facts\b|\b(restore|trust)\b[^.\n]{0,40}(✓|\bverified (flags?|facts?|marks?)\b|\bmachine facts\b)/i,
 ];
 const COMMAND = [
   /\b(curl|wget|iwr|Invoke-WebRequest)\b[^\n]{0,200}\|\s*(sudo\s+)?(ba|z|k)?sh\b/i,

@@ -59,6 +59,36 @@ export const DEFAULT_REQUEST_BOUNDS: Readonly<RequestBounds> = Object.freeze({
   maxWorkMs: 10_000,
 });
 
+/**
+ * The reader's limits for a pack of `size` bytes that came in a request: what every route that
+ * takes a pack applies before anything is inflated or written. The inflated total (and each
+ * entry) at most `maxInflateFactor` times the pack and never more than `maxInflatedBytes`.
+ *
+ * @param size The pack's size in bytes.
+ * @param bounds The server's bounds (default: the public judge's).
+ * @returns The reader limits.
+ *
+ * @example Usage
+ * ```ts
+ * import { receiveLimits } from "./request_bounds.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(receiveLimits(1024).maxTotalSize, 16 * 1024);
+ * ```
+ */
+export function receiveLimits(
+  size: number,
+  bounds: Readonly<RequestBounds> = DEFAULT_REQUEST_BOUNDS,
+): Partial<ReadLimits> {
+  const inflated = Math.floor(Math.min(bounds.maxInflateFactor * size, bounds.maxInflatedBytes));
+  return {
+    maxPackBytes: bounds.maxBodyBytes,
+    maxTotalSize: inflated,
+    maxEntrySize: inflated,
+    maxRatio: bounds.maxRatio,
+  };
+}
+
 /** The environment variable that sets each bound for `deno task serve`. */
 export const BOUND_ENV: Readonly<Record<keyof RequestBounds, string>> = Object.freeze({
   maxBodyBytes: "TASKPACK_JUDGE_MAX_BODY_BYTES",
@@ -302,7 +332,6 @@ export async function receivePack(
     bytes = read;
   }
   const relative = bounds.maxInflateFactor * bytes.length;
-  const inflated = Math.min(relative, bounds.maxInflatedBytes);
   const inflatedBound: keyof RequestBounds = relative < bounds.maxInflatedBytes
     ? "maxInflateFactor"
     : "maxInflatedBytes";
@@ -310,12 +339,7 @@ export async function receivePack(
   return {
     bytes,
     source: budget.source(bytesSource(bytes)),
-    limits: {
-      maxPackBytes: bounds.maxBodyBytes,
-      maxTotalSize: Math.floor(inflated),
-      maxEntrySize: Math.floor(inflated),
-      maxRatio: bounds.maxRatio,
-    },
+    limits: receiveLimits(bytes.length, bounds),
     budget,
     refusalFor(error: unknown): Refusal | null {
       if (budget.exceeded) return budget.refusal();

@@ -30,7 +30,7 @@ import {
 } from "../shell/host/host_fs.ts";
 import { progressLine } from "../shell/host/progress.ts";
 import { batchWriter } from "../shell/workers/batch_writer.ts";
-import { UsageError } from "./io.ts";
+import { usage } from "./refusal.ts";
 import { MANY_SMALL_FILES } from "./codecs.ts";
 
 /** Luggage up to this size is written whole, with up to this many files created at once. */
@@ -78,7 +78,7 @@ export interface LuggageOutOptions {
  * @param target The folder.
  * @param options Progress, and whether to stage files early.
  * @returns The luggage folder being written.
- * @throws {UsageError} When `target` exists and is not an empty folder.
+ * @throws {OperationError} When `target` exists and is not an empty folder.
  */
 export async function luggageOut(
   target: string,
@@ -229,7 +229,7 @@ export async function luggageOut(
 /**
  * Whether `target` is an existing empty folder (true) or does not exist (false).
  *
- * @throws {UsageError} When it exists and is anything else: a file, a symlink, a folder with
+ * @throws {OperationError} When it exists and is anything else: a file, a symlink, a folder with
  * something in it.
  */
 async function existingEmptyFolder(target: string): Promise<boolean> {
@@ -241,7 +241,7 @@ async function existingEmptyFolder(target: string): Promise<boolean> {
     throw error;
   }
   if (info.isDirectory && (await readdir(target)).length === 0) return true;
-  throw new UsageError(
+  throw usage(
     `${target} exists${
       info.isDirectory ? " and is not empty" : ""
     }: luggage lands only in a new or empty folder (choose another with --files-out)`,
@@ -254,7 +254,7 @@ async function existingEmptyFolder(target: string): Promise<boolean> {
  */
 async function moveInto(staging: string, target: string, moved: string[]): Promise<void> {
   if ((await readdir(target)).length !== 0) {
-    throw new UsageError(`${target} is no longer empty: nothing was landed in it`);
+    throw usage(`${target} is no longer empty: nothing was landed in it`);
   }
   try {
     for (const entry of await readdir(staging)) {

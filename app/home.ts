@@ -1,7 +1,7 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
- * What the home verbs share: which store, which machine, which actor, what time it is. The
- * core never reads these; the CLI does, here, and passes them in.
+ * Where a door finds its store, machine, actor and clock: flags first, then the environment,
+ * then the host. The core never reads these; the doors do, here, and pass them in.
  *
  * @module
  */
@@ -13,7 +13,6 @@ import {
   stderr,
   userName,
 } from "../shell/host/host_process.ts";
-import { mintPassportId } from "../lib/format/mod.ts";
 import type { PassportStore } from "../lib/home/mod.ts";
 import { defaultStoreDir, FolderStore, resolveStoreDir } from "../shell/stores/folder_store.ts";
 import { dirname, join } from "../shell/host/host_path.ts";
@@ -111,14 +110,4 @@ export function actorName(flag: string | undefined): string {
 export function now(): string {
   // A pack's `packed_at` form: RFC 3339, UTC, whole seconds.
   return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
-/** Mints an id no passport in the store has. */
-export async function mintUniqueId(store: PassportStore): Promise<string> {
-  const random = (n: number) => crypto.getRandomValues(new Uint8Array(n));
-  for (let i = 0; i < 100; i++) {
-    const id = mintPassportId(random);
-    if (!(await store.open(id))) return id;
-  }
-  throw new Error("Cannot mint a passport id: 100 draws collided with the store");
 }

@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { UsageError } from "./io.ts";
 
 /**
  * Throws `message` unless the runtime has Deno's HTTP server.
@@ -24,13 +23,13 @@ export function needDenoServe(message: string): void {
  * @param text The flag's value, if given.
  * @param fallback The port when it is not.
  * @returns The port.
- * @throws {UsageError} For anything else.
+ * @throws {RangeError} For anything else.
  */
 export function portFlag(text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65535) {
-    throw new UsageError(`--port needs a port number from 0 to 65535, got "${text}"`);
+    throw new RangeError(`--port needs a port number from 0 to 65535, got "${text}"`);
   }
   return port;
 }
