@@ -49,9 +49,9 @@ Deno.test("with --json an error is also one object on stdout: ok false, the sent
   const cwd = await Deno.makeTempDir();
   await Deno.writeFile(`${cwd}/junk.taskpack`, new TextEncoder().encode("PK\x03\x04 not a zip"));
   const cases: [string[], number, string | undefined][] = [
-    [["land", "missing.taskpack"], 1, undefined],
+    [["land", "missing.taskpack"], 1, "no-such-file"],
     [["land", "junk.taskpack", "--store", "s"], 2, "zip-structure"],
-    [["open", "TP-2222-3333", "--store", "s"], 1, undefined],
+    [["open", "TP-2222-3333", "--store", "s"], 1, "not-found"],
   ];
   for (const [args, code, reason] of cases) {
     const result = await cli([...args, "--json"], { cwd });

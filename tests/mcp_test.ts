@@ -19,7 +19,7 @@ const TOOLS = {
   taskpack_new: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   taskpack_checkpoint: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
   taskpack_pack: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-  taskpack_land: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  taskpack_land: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
   taskpack_answer: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
 } as const;
 
@@ -85,12 +85,9 @@ async function machine(
 function assertOneSentenceError(result: any, pattern: RegExp): void {
   assert.equal(result.isError, true, JSON.stringify(result));
   const text: string = result.content[0].text;
-  // A verb's failure carries the {ok, error, reason} the CLI prints with --json, for a model
-  // to branch on; the SDK's own argument checks carry text only.
-  if (result.structuredContent !== undefined) {
-    assert.equal(result.structuredContent.ok, false);
-    assert.equal(result.structuredContent.error, text);
-  }
+  // No structured content: a validating client checks it against the tool's output schema,
+  // which describes a result, not a refusal.
+  assert.equal(result.structuredContent, undefined, "an error carries no structured content");
   assert.match(text, pattern);
   assert.ok(!text.includes("\n"), `one line: ${text}`);
   assert.ok(!/\bat .*:\d+:\d+/.test(text), `no stack trace: ${text}`);
@@ -122,7 +119,9 @@ Deno.test("tools/list: every tool, with input and output schemas and honest anno
     const ask = (byName.taskpack_pack!.inputSchema.properties as any).asks.items;
     assert.deepEqual(ask.required, ["what", "accept"], "an ask needs an accept rule");
     const land = byName.taskpack_land!.inputSchema.properties as any;
-    for (const arg of ["path", "into", "dry_run", "files_out", "trust_machine_facts"]) {
+    // Restoring a ✓ is the human's choice (§4.2): no tool argument lets a model make it.
+    assert.equal(land.trust_machine_facts, undefined);
+    for (const arg of ["path", "into", "dry_run", "files_out", "again"]) {
       assert.ok(land[arg], `taskpack_land takes ${arg}`);
     }
     // The trust boundary is said where a model reads it.
@@ -265,6 +264,13 @@ Deno.test("A -> B -> A through tool calls only: asks answered at home, goal unch
 
     const landed = await B.call("taskpack_land", { path: `${cwd}/handoff.taskpack` });
     const b = landed.passport_id;
+    // Agents retry: the same pack twice more gives the same passport, and no second one.
+    for (let i = 0; i < 2; i++) {
+      const again = await B.call("taskpack_land", { path: `${cwd}/handoff.taskpack` });
+      assert.equal(again.already_landed, true);
+      assert.equal(again.passport_id, b);
+    }
+    assert.equal((await B.call("taskpack_list")).count, 1, "one passport for three landings");
     assert.notEqual(b, a, "the receiver mints a new id (§3.1)");
     assert.equal(landed.landing_checks_required, 1);
     assert.equal(landed.needs_reverify, 1);
@@ -279,6 +285,11 @@ Deno.test("A -> B -> A through tool calls only: asks answered at home, goal unch
     assert.match(bState.next_steps[0], /^Landing check c1 \(required\)/, "checks first (§4.4)");
 
     await B.call("taskpack_answer", { id: b, ask_id: "a1", text: "a fox on a hill, teal" });
+    const answeredB = await B.call("taskpack_open", { id: b });
+    assert.ok(
+      !answeredB.state.next_steps.some((s: string) => s.startsWith("Answer ask a1")),
+      "an answered ask leaves the next steps",
+    );
     const receipt = await B.call("taskpack_pack", {
       id: b,
       kind: "receipt",
@@ -307,7 +318,18 @@ Deno.test("A -> B -> A through tool calls only: asks answered at home, goal unch
     });
     assert.deepEqual(merged.answered, ["a1"]);
     assert.deepEqual(merged.adopted_asks, ["a2"]);
-    const after = (await A.call("taskpack_open", { id: a })).state;
+    const remerged = await A.call("taskpack_land", {
+      path: `${cwd}/receipt.taskpack.json`,
+      into: a,
+    });
+    assert.equal(remerged.already_landed, true, "a receipt merged twice says so");
+    const reopened = await A.call("taskpack_open", { id: a });
+    // The answer that came home is in what the resuming model reads.
+    assert.match(
+      reopened.compiled_context,
+      /Answered asks[^\n]*\n- a1: cover image prompt — answer: a fox on a hill, teal \(by bob@bob, /,
+    );
+    const after = reopened.state;
     const a1 = after.asks.find((ask: { id: string }) => ask.id === "a1");
     assert.equal(a1.status, "answered");
     assert.equal(a1.answer, "a fox on a hill, teal");
@@ -392,7 +414,7 @@ Deno.test("every hostile and reference file: a verdict from conformance, a clean
       if (landed.isError) assertOneSentenceError(landed, /^(?!Output validation)/);
       assert.equal(!landed.isError, lands, `${path}: ${landed.content[0].text}`);
       if (landed.isError && reason) {
-        assert.equal(landed.structuredContent.reason, reason, `${path}: the CLI's reason code`);
+        assert.ok(landed.content[0].text.endsWith(`[${reason}]`), `${path}: the reason code`);
       }
     }
     assert.equal((await A.call("taskpack_list")).count, 0, "dry runs write nothing");
@@ -402,7 +424,7 @@ Deno.test("every hostile and reference file: a verdict from conformance, a clean
   }
 });
 
-Deno.test("a refused landing is isError with the CLI's {ok, error, reason} as structuredContent", async () => {
+Deno.test("a refused landing is isError with the sentence and its reason code, and no structured content", async () => {
   const cwd = await Deno.makeTempDir();
   const A = await machine(cwd, "alice");
   const tampered = new URL(
@@ -416,8 +438,9 @@ Deno.test("a refused landing is isError with the CLI's {ok, error, reason} as st
     assert.equal(landed.content[0].type, "text");
     const error: string = landed.content[0].text;
     assert.ok(error.length > 0 && !error.includes("\n"), error);
-    // The same sentence beside a stable code a model can branch on.
-    assert.deepEqual(landed.structuredContent, { ok: false, error, reason: "bag-digest" });
+    // The sentence, then the stable code a model can branch on.
+    assert.match(error, /does not match its manifest digest .* \[bag-digest\]$/);
+    assert.equal(landed.structuredContent, undefined);
     assert.equal((await A.call("taskpack_list")).count, 0, "nothing landed");
     assert.deepEqual(A.errors, []);
   } finally {
