@@ -1505,7 +1505,10 @@ function readIntoSource(bytes: Uint8Array): ByteSource & {
 
 Deno.test("a deflated entry must end exactly where its data does, small or large, in one pass", async (t) => {
   const native = nativeInflater();
-  assert.ok(native?.inflateStream, "Deno's node:zlib is strict, so the shell streams with it");
+  assert.ok(
+    native?.inflateStream,
+    "node:zlib is strict (by what it consumes), so the shell streams with it",
+  );
   assert.ok(native?.inflateSteps, "and it can inflate step by step into the reader's buffers");
   // Which way each read went: step by step (a source that reads into buffers), or streamed.
   let steps = 0;
