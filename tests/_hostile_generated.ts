@@ -281,6 +281,16 @@ async function buildGeneratedCases(): Promise<GeneratedCase[]> {
         })),
     );
     bag(
+      "content/credential-zip-directory-name",
+      credential("a token as the name of a directory entry under data/files (no luggage lists it)"),
+      forgeBag(parts, (e) => [...e, { name: `data/files/${github}/` }]),
+    );
+    bag(
+      "content/credential-zip-directory-name-root",
+      credential("a token as the name of a directory entry at the root of the bag"),
+      forgeBag(parts, (e) => [...e, { name: `${aws}/` }]),
+    );
+    bag(
       "content/credential-zip-comment-zero-width",
       credential("a token split by zero-width characters in an entry's comment"),
       forgeBag(parts, (e) => patch(e, brief, { comment: utf8(zeroWidth) })),
