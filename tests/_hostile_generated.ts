@@ -296,6 +296,30 @@ async function buildGeneratedCases(): Promise<GeneratedCase[]> {
       forgeBag(parts, (e) => patch(e, brief, { comment: utf8(zeroWidth) })),
     );
   }
+  // §4.1: a private key block at any length, and however indented.
+  {
+    const begin = j("-----BEGIN ", "PRIVATE", " KEY-----");
+    const end = j("-----END ", "PRIVATE", " KEY-----");
+    json(
+      "content/credential-private-key-short",
+      credential("a private key block whose body is six base64 characters"),
+      utf8(flat(withState(base, (o) => (o.passport.current_state = `${begin}\nMIIBqZ\n${end}`)))),
+    );
+    bag(
+      "content/credential-private-key-yaml-indented",
+      credential("a private key in a YAML block scalar indented 20 spaces, in luggage"),
+      forgeBag(bagParts({
+        luggage: [...BASE_LUGGAGE, [
+          "deploy.yaml",
+          utf8(
+            `deploy:\n  ssh:\n    key: |\n${" ".repeat(20)}${begin}\n${" ".repeat(20)}MIIBqZ7\n${
+              " ".repeat(20)
+            }${end}\n`,
+          ),
+        ]],
+      }, base)),
+    );
+  }
   json(
     "content/credential-luggage-deep-name",
     credential("a token in a file nested in folders"),

@@ -107,7 +107,7 @@ export function isInstructionKey(key: string): boolean {
 /** Chars at the start of a carried-over window that were already scanned with full context. */
 const CONTEXT = 128;
 /** The longest match any detector needs to decide, plus `CONTEXT`, stays below this. */
-const MIN_OVERLAP = 768;
+const MIN_OVERLAP = 1024;
 const TEXT_PROBE_BYTES = 8192;
 /** A whole file larger than the probe is scanned in steps of this size. */
 const WHOLE_STEP = 1 << 20;
@@ -375,7 +375,7 @@ export class TextScanner implements LuggageScanner {
    * Creates a scanner for one file.
    *
    * @param options `overlap`: how many characters of the text seen so far are scanned again
-   * with the next chunk (default 1024; smaller values are raised to 768).
+   * with the next chunk (default 1024, also the least: smaller values are raised to it).
    */
   constructor(options: { overlap?: number } = {}) {
     const overlap = options.overlap ?? 1024;
