@@ -828,6 +828,15 @@ Deno.test("isInstructionKey()", async (t) => {
     "execute",
     "run_this",
     "commands_to_run",
+    // §4.5.1 "and friends": names are compared as they read.
+    "how\u200b_to_use_this_file",
+    "\uff48\uff4f\uff57\uff3f\uff54\uff4f\uff3f\uff55\uff53\uff45",
+    "\uff33\uff39\uff33\uff34\uff25\uff2d \uff30\uff32\uff2f\uff2d\uff30\uff34",
+    "system\u00ad_prompt",
+    "agent\u2060_directive",
+    "in\u200dstruc\u200ctions",
+    "exe\u{e0063}cute",
+    "\u202erun_this",
   ];
   const allowed = [
     "how",
@@ -846,6 +855,8 @@ Deno.test("isInstructionKey()", async (t) => {
     "system",
     "goal",
     "current_state",
+    "\uff4e\uff4f\uff54\uff45",
+    "goal\u200b",
   ];
   for (const key of forbidden) {
     await t.step(`${key} is forbidden`, () => assert.equal(isInstructionKey(key), true));
