@@ -281,9 +281,43 @@ async function buildGeneratedCases(): Promise<GeneratedCase[]> {
         })),
     );
     bag(
+      "content/credential-zip-directory-name",
+      credential("a token as the name of a directory entry under data/files (no luggage lists it)"),
+      forgeBag(parts, (e) => [...e, { name: `data/files/${github}/` }]),
+    );
+    bag(
+      "content/credential-zip-directory-name-root",
+      credential("a token as the name of a directory entry at the root of the bag"),
+      forgeBag(parts, (e) => [...e, { name: `${aws}/` }]),
+    );
+    bag(
       "content/credential-zip-comment-zero-width",
       credential("a token split by zero-width characters in an entry's comment"),
       forgeBag(parts, (e) => patch(e, brief, { comment: utf8(zeroWidth) })),
+    );
+  }
+  // §4.1: a private key block at any length, and however indented.
+  {
+    const begin = j("-----BEGIN ", "PRIVATE", " KEY-----");
+    const end = j("-----END ", "PRIVATE", " KEY-----");
+    json(
+      "content/credential-private-key-short",
+      credential("a private key block whose body is six base64 characters"),
+      utf8(flat(withState(base, (o) => (o.passport.current_state = `${begin}\nMIIBqZ\n${end}`)))),
+    );
+    bag(
+      "content/credential-private-key-yaml-indented",
+      credential("a private key in a YAML block scalar indented 20 spaces, in luggage"),
+      forgeBag(bagParts({
+        luggage: [...BASE_LUGGAGE, [
+          "deploy.yaml",
+          utf8(
+            `deploy:\n  ssh:\n    key: |\n${" ".repeat(20)}${begin}\n${" ".repeat(20)}MIIBqZ7\n${
+              " ".repeat(20)
+            }${end}\n`,
+          ),
+        ]],
+      }, base)),
     );
   }
   json(

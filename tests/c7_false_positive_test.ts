@@ -111,8 +111,36 @@ export function ordinaryFiles(): [string, Uint8Array][] {
     btoa('{"sub":"1234567890","name":"A Person","iat":1516239022}'),
     base64(randomBytes(800, 32)),
   ].join(".");
+  // YAML with indented block scalars that hold no key: scripts, a certificate, placeholders.
+  const begin = (label: string) => ["-----BEGIN", label, "KEY-----"].join(" ");
+  const end = (label: string) => ["-----END", label, "KEY-----"].join(" ");
+  const workflow = [
+    "jobs:",
+    "  build:",
+    "    steps:",
+    "      - run: |",
+    "          deno task test",
+    "          echo done",
+    "      - name: certificate",
+    "        with:",
+    "          cert: |",
+    "                    -----BEGIN CERTIFICATE-----",
+    `                    ${base64(randomBytes(33, 48))}`,
+    "                    -----END CERTIFICATE-----",
+    "          public: |",
+    `                    ${begin("PUBLIC")}`,
+    `                    ${base64(randomBytes(34, 48))}`,
+    `                    ${end("PUBLIC")}`,
+    "          template: |",
+    `                    ${begin("PRIVATE")}`,
+    "                    YOUR KEY HERE",
+    `                    ${end("PRIVATE")}`,
+    `          empty: "${begin("PRIVATE")}\\n${end("PRIVATE")}"`,
+    "",
+  ].join("\n");
   return [
     ["digests.txt", utf8(hex)],
+    [".github/workflow.yaml", utf8(workflow)],
     ["image.png", png],
     ["page.html", utf8(`<img src="data:image/png;base64,${base64(png)}">\n`)],
     ["package-lock.json", utf8(JSON.stringify(lock, null, 2) + "\n")],

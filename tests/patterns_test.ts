@@ -104,6 +104,40 @@ const CREDENTIALS: CredentialCase[] = [
     kind: "private-key",
     token: pem("PRIVATE", `\\n${random(B64, 64)}\\n${random(B64, 64)}\\n`),
   },
+  // §4.1: a key block at any length, and however indented.
+  {
+    name: "private key with a body of four characters",
+    kind: "private-key",
+    token: pem("PRIVATE", `\n${random(B64, 4)}\n${["-----END", "PRIVATE", "KEY-----"].join(" ")}`),
+  },
+  {
+    name: "short private key inside a JSON string, padded",
+    kind: "private-key",
+    token: pem(
+      "EC PRIVATE",
+      `\\n${random(B64, 10)}==\\n${["-----END EC", "PRIVATE", "KEY-----"].join(" ")}\\n`,
+    ),
+  },
+  {
+    name: "private key in a YAML block scalar indented 24",
+    kind: "private-key",
+    token: pem("RSA PRIVATE", `\n${" ".repeat(24)}${random(B64, 64)}\n${" ".repeat(24)}`),
+  },
+  {
+    name: "short private key in a YAML block scalar indented 30",
+    kind: "private-key",
+    token: pem(
+      "PRIVATE",
+      `\n${" ".repeat(30)}${random(B64, 12)}\n${" ".repeat(30)}${
+        ["-----END", "PRIVATE", "KEY-----"].join(" ")
+      }`,
+    ),
+  },
+  {
+    name: "private key in code, concatenated strings indented 28",
+    kind: "private-key",
+    token: pem("PRIVATE", `\\n" +\n${" ".repeat(28)}"${random(B64, 64)}\\n" +`),
+  },
   {
     name: "OpenAI legacy key",
     kind: "openai-key",
@@ -506,6 +540,13 @@ Deno.test("TextScanner edge cases", async (t) => {
 Deno.test("credential near misses are not reported", async (t) => {
   const cases: [string, string][] = [
     ["a PEM placeholder", pem("PRIVATE", "\n...\n-----END PRIVATE KEY-----")],
+    ["a PEM placeholder in words", pem("PRIVATE", "\nYOUR KEY HERE\n-----END PRIVATE KEY-----")],
+    ["a PEM placeholder in brackets", pem("PRIVATE", "\n<your key>\n-----END PRIVATE KEY-----")],
+    ["an empty key block", pem("PRIVATE", "\n-----END PRIVATE KEY-----")],
+    [
+      "a key cut short by dots",
+      pem("RSA PRIVATE", "\nMIIEpAIBAAKCAQEA...\n-----END RSA PRIVATE KEY-----"),
+    ],
     ["a certificate", ["-----BEGIN", "CERTIFICATE-----"].join(" ") + `\n${random(B64, 64)}`],
     ["a public key", ["-----BEGIN PUBLIC", "KEY-----"].join(" ") + `\n${random(B64, 64)}`],
     ["a Slack placeholder", "xo" + "xb-your-token-here"],
@@ -787,6 +828,15 @@ Deno.test("isInstructionKey()", async (t) => {
     "execute",
     "run_this",
     "commands_to_run",
+    // §4.5.1 "and friends": names are compared as they read.
+    "how\u200b_to_use_this_file",
+    "\uff48\uff4f\uff57\uff3f\uff54\uff4f\uff3f\uff55\uff53\uff45",
+    "\uff33\uff39\uff33\uff34\uff25\uff2d \uff30\uff32\uff2f\uff2d\uff30\uff34",
+    "system\u00ad_prompt",
+    "agent\u2060_directive",
+    "in\u200dstruc\u200ctions",
+    "exe\u{e0063}cute",
+    "\u202erun_this",
   ];
   const allowed = [
     "how",
@@ -805,6 +855,8 @@ Deno.test("isInstructionKey()", async (t) => {
     "system",
     "goal",
     "current_state",
+    "\uff4e\uff4f\uff54\uff45",
+    "goal\u200b",
   ];
   for (const key of forbidden) {
     await t.step(`${key} is forbidden`, () => assert.equal(isInstructionKey(key), true));

@@ -497,9 +497,9 @@ class EntryLuggage implements ReadLuggage {
 const lossy = new TextDecoder();
 
 /**
- * Where the archive comment, an entry comment or an extra field record (central or local,
- * known or not) looks like a credential: these bytes travel with the pack as much as its
- * luggage does.
+ * Where the archive comment, an entry comment, an extra field record (central or local,
+ * known or not) or a directory entry's name looks like a credential: these bytes travel with
+ * the pack as much as its luggage does.
  */
 function zipCredentials(zip: ZipArchive): string[] {
   const found: string[] = [];
@@ -509,6 +509,13 @@ function zipCredentials(zip: ZipArchive): string[] {
   };
   scan(zip.comment, "the archive comment");
   for (const entry of zip.entries) {
+    // A directory's name travels too, though no luggage list holds it.
+    if (entry.isDirectory) {
+      const finding = findCredential(entry.name);
+      if (finding) {
+        found.push(`the name of directory entry #${entry.index}${encodingNote(finding)}`);
+      }
+    }
     const { comment, extraFields } = zip.metadata(entry);
     if (comment.length === 0 && extraFields.length === 0) continue;
     // A name that is itself a secret is not repeated (C7 reports it by position).

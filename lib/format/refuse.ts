@@ -10,6 +10,7 @@
  */
 import { FORBIDDEN_KEYS, RefusalError, type RefusalRule } from "../bytes/mod.ts";
 import {
+  asRead,
   encodingNote,
   findCredential,
   type Finding,
@@ -218,8 +219,9 @@ function scanString(text: string, where: string, problems: Problem[]): void {
   }
 }
 
+/** A string that shows something: one of spaces or invisible characters is blank. */
 function isFilled(value: unknown): boolean {
-  return typeof value === "string" && value.trim() !== "";
+  return typeof value === "string" && asRead(value).trim() !== "";
 }
 
 function asRecord(value: unknown): Record<string, unknown> | null {

@@ -57,17 +57,32 @@ function digitRunStart(text: string, at: number): number {
   return run >= 8 && run <= 10 ? i : -1;
 }
 
+/** What may separate a key block's lines: blanks, line breaks, `\n` escapes, string quotes. */
+const PEM_SEP = String.raw`(?:\s|\\[nr]|["'+,])`;
+/** A line break between two lines of a key's body, real or escaped, with the indent after it. */
+const PEM_BREAK = String.raw`[ \t"'+,]{0,16}(?:\r?\n|\r|\\r\\n|\\[nr])${PEM_SEP}{0,64}`;
+/** One line of a key's body: base64, padded or not. */
+const PEM_LINE = String.raw`[A-Za-z0-9+/]{1,76}={0,2}`;
+
+/**
+ * A private key block (§4.1 "anything matching a private key block"): RSA, EC, DSA, OPENSSH,
+ * ENCRYPTED, plain PKCS#8 and "PGP PRIVATE KEY BLOCK", followed by key material. Lines may be
+ * separated by real line breaks or by `\n` escapes (a key inside a JSON or source string),
+ * indented (a YAML block scalar, code), and preceded by armour headers (`Proc-Type: …`).
+ * Either 32 base64 characters follow, or a body of any length that is base64 line by line and
+ * ends at `-----END ` (a placeholder such as `...` or `YOUR KEY HERE` is not a key; neither is
+ * an empty block). At most about 750 characters from `-----BEGIN` to where it is decided.
+ */
+const PRIVATE_KEY_BLOCK = new RegExp(
+  String.raw`-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----${PEM_SEP}{1,64}` +
+    String.raw`(?:[A-Za-z][A-Za-z0-9-]{0,30}:[^\n\\]{0,100}${PEM_SEP}{1,16}){0,2}` +
+    String.raw`(?:[A-Za-z0-9+/]{32}|(?=[^-]{1,256}-----END )[A-Za-z0-9][A-Za-z0-9+/]{0,75}={0,2}` +
+    String.raw`(?:${PEM_BREAK}${PEM_LINE}){0,16}(?:${PEM_BREAK}|[ \t"'+,]{0,16})-----END )`,
+  "y",
+);
+
 const CREDENTIAL_DETECTORS: readonly CredentialDetector[] = [
-  {
-    kind: "private-key",
-    anchors: ["-----BEGIN "],
-    // RSA, EC, DSA, OPENSSH, ENCRYPTED, plain PKCS#8 and "PGP PRIVATE KEY BLOCK", followed
-    // by key material (a placeholder such as "..." is not a key). Lines may be separated by
-    // real line breaks or by `\n` escapes (a key inside a JSON or source string), and may
-    // be preceded by armour headers (`Proc-Type: …`, `Version: …`).
-    re:
-      /-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\[nr]|["'+,]){1,16}(?:[A-Za-z][A-Za-z0-9-]{0,30}:[^\n\\]{0,100}(?:\s|\\[nr]|["'+,]){1,16}){0,2}[A-Za-z0-9+/]{32}/y,
-  },
+  { kind: "private-key", anchors: ["-----BEGIN "], re: PRIVATE_KEY_BLOCK },
   {
     kind: "anthropic-key",
     anchors: ["sk-ant-"],

@@ -21,6 +21,7 @@
 
 export { findImperatives, type Imperative } from "./imperatives.ts";
 export { encodingNote } from "./finding.ts";
+export { asRead } from "./zero_width.ts";
 export {
   findCredential,
   type Finding,

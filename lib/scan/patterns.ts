@@ -44,7 +44,7 @@ import {
   scanCredentials,
 } from "./credentials.ts";
 import { type Place, TranscriptTracker } from "./transcripts.ts";
-import { originalOffset, stripZeroWidth } from "./zero_width.ts";
+import { asRead, originalOffset, stripZeroWidth } from "./zero_width.ts";
 import type { Finding } from "./finding.ts";
 
 export type { Finding };
@@ -75,7 +75,9 @@ const INSTRUCTION_KEYS: ReadonlySet<string> = new Set([
  * §4.5): one that starts with `how_to_use`, contains `instruction`, or is `system_prompt`,
  * `prompt_for_agent`, `agent_directive(s)`, `directives`, `to_the_agent`, `for_the_ai`,
  * `ai_instructions`, `execute`, `run_this` or `commands_to_run`. Case, camelCase, `-` and
- * spaces do not matter (`How-To-Use`, `systemPrompt`).
+ * spaces do not matter (`How-To-Use`, `systemPrompt`), nor do invisible characters and
+ * compatibility forms (`how\u200b_to_use`, fullwidth letters): names are compared as they
+ * read (§4.5.1 "and friends").
  *
  * @param key The field name.
  * @returns True when the field is forbidden.
@@ -89,10 +91,11 @@ const INSTRUCTION_KEYS: ReadonlySet<string> = new Set([
  * assertEquals(isInstructionKey("Agent-Instructions"), true);
  * assertEquals(isInstructionKey("next_steps"), false);
  * assertEquals(isInstructionKey("note_to_reader"), false);
+ * assertEquals(isInstructionKey("how\u200b_to_use_this_file"), true);
  * ```
  */
 export function isInstructionKey(key: string): boolean {
-  const normal = key
+  const normal = asRead(key)
     .trim()
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .toLowerCase()
@@ -107,7 +110,7 @@ export function isInstructionKey(key: string): boolean {
 /** Chars at the start of a carried-over window that were already scanned with full context. */
 const CONTEXT = 128;
 /** The longest match any detector needs to decide, plus `CONTEXT`, stays below this. */
-const MIN_OVERLAP = 768;
+const MIN_OVERLAP = 1024;
 const TEXT_PROBE_BYTES = 8192;
 /** A whole file larger than the probe is scanned in steps of this size. */
 const WHOLE_STEP = 1 << 20;
@@ -375,7 +378,7 @@ export class TextScanner implements LuggageScanner {
    * Creates a scanner for one file.
    *
    * @param options `overlap`: how many characters of the text seen so far are scanned again
-   * with the next chunk (default 1024; smaller values are raised to 768).
+   * with the next chunk (default 1024, also the least: smaller values are raised to it).
    */
   constructor(options: { overlap?: number } = {}) {
     const overlap = options.overlap ?? 1024;

@@ -37,3 +37,32 @@ export function originalOffset(original: string, stripped: number): number {
   }
   return original.length;
 }
+
+/**
+ * Characters that render as nothing: every default-ignorable code point and format character
+ * (zero-width space and joiners, soft hyphen, bidirectional controls, variation selectors, tag
+ * characters, Hangul fillers…) and the Braille blank.
+ */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u2800]/gu;
+
+/**
+ * `text` as a reader sees it: invisible characters removed, then compatibility forms folded
+ * (NFKC: fullwidth `ｈｏｗ` is `how`, `ﬁ` is `fi`), then invisible characters removed again.
+ * Used to compare names and to tell a blank value (TaskPack 0.1 §4.5.1 "and friends", C5).
+ *
+ * @param text The text.
+ * @returns The text as it reads.
+ *
+ * @example Usage
+ * ```ts
+ * import { asRead } from "./mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(asRead("how\u200b_to_use"), "how_to_use");
+ * assertEquals(asRead("\uff48\uff4f\uff57"), "how");
+ * assertEquals(asRead("\u200b\u2060").trim(), "");
+ * ```
+ */
+export function asRead(text: string): string {
+  return text.replace(INVISIBLE, "").normalize("NFKC").replace(INVISIBLE, "");
+}

@@ -204,6 +204,12 @@ const U32_MAX = 0xffffffff;
 
 const EXTRA_ZIP64 = 0x0001;
 const EXTRA_UNICODE_PATH = 0x7075;
+/**
+ * Info-ZIP's "ASi" Unix extra field: a CRC-32, then a Unix mode (2 bytes), the size of a link
+ * target, a user and a group, then the target. Info-ZIP's unzip takes the mode from it when
+ * the external attributes carry none.
+ */
+const EXTRA_ASI_UNIX = 0x756e;
 
 // General purpose flags (APPNOTE 4.4.4).
 const FLAG_ENCRYPTED = 1 << 0;
@@ -942,33 +948,15 @@ async function readCentralDirectory(
     const isDirectory = name.endsWith("/");
     // The Unix mode is read whatever host "version made by" names: readers differ on whether
     // they trust these bits under other hosts, and a pack must land the same in all of them.
-    const mode = externalAttributes >>> 16;
-    const type = mode & S_IFMT;
-    if (type === S_IFLNK) {
-      throw new TaskPackReadError("zip-symlink", where, "the entry is a symbolic link");
-    }
-    if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) {
-      throw new TaskPackReadError(
-        "zip-symlink",
-        where,
-        "the entry is a special file (not a regular file or directory)",
-      );
-    }
-    if (type === S_IFDIR && !isDirectory) {
-      throw new TaskPackReadError(
-        "zip-symlink",
-        where,
-        "the entry is marked as a directory but named as a file",
-      );
-    }
-    if (mode & S_ISUGID) {
-      throw new TaskPackReadError(
-        "zip-symlink",
-        where,
-        "the entry's mode sets the setuid or setgid bit",
-      );
-    }
-    if (isDirectory && (size !== 0 || crc !== 0 || (method === 0 && compressedSize !== 0))) {
+    // So is the mode of an ASi extra field (which unzip reads when the attributes have none).
+    checkMode(externalAttributes >>> 16, isDirectory, where, "");
+    checkAsiMode(extras.get(EXTRA_ASI_UNIX), isDirectory, where, "");
+    // A directory holds nothing: no content, and no compressed bytes but, deflated, the two of
+    // an empty stream (checked with the local record). Bytes there would travel unscanned.
+    if (
+      isDirectory &&
+      (size !== 0 || crc !== 0 || (compressedSize !== 0 && !(method === 8 && compressedSize === 2)))
+    ) {
       throw structure(where, "the directory entry holds data");
     }
     if (method === 0 && compressedSize !== size) {
@@ -1104,6 +1092,12 @@ async function checkLocalRecords(
       extra = variable.slice(v + nameLength, v + nameLength + extraLength);
       extras = parseExtra(extra, where());
       checkUnicodePath(extras.get(EXTRA_UNICODE_PATH), records.name(index), where());
+      checkAsiMode(
+        extras.get(EXTRA_ASI_UNIX),
+        records.name(index).endsWith("/"),
+        where(),
+        "local ",
+      );
     }
     if (size === U32_MAX || compressedSize === U32_MAX) {
       // APPNOTE 4.5.3: a local zip64 record holds both sizes.
@@ -1144,10 +1138,25 @@ async function checkLocalRecords(
     const dataOffset = localOffset + LOCAL_HEADER + nameLength + extraLength;
     records.setLocal(index, dataOffset, extra);
     const dataEnd = dataOffset + centralCompressed;
+    if (centralCompressed === 2 && records.name(index).endsWith("/")) {
+      // A deflated directory: its two bytes must be an empty stream (a final fixed block
+      // holding only its end).
+      const body = await window.bytes(dataOffset, centralCompressed, where(), "the entry's data");
+      if (body[0] !== 0x03 || body[1] !== 0x00) {
+        throw structure(where(), "the directory entry holds data");
+      }
+    }
     const next = i + 1 < order.length ? records.localOffset(order[i + 1]!) : cdOffset;
     if (hasDescriptor) {
       expected = dataEnd +
-        await checkDescriptor(window, records.entries[index]!, where(), dataEnd, next);
+        await checkDescriptor(
+          window,
+          records.entries[index]!,
+          where(),
+          dataEnd,
+          next,
+          extras.has(EXTRA_ZIP64),
+        );
     } else {
       expected = dataEnd;
     }
@@ -1172,6 +1181,43 @@ async function checkLocalRecords(
   }
 }
 
+/**
+ * Refuses a Unix mode (`st_mode`) that is not a plain file or directory as the name says: a
+ * symbolic link, a device, a FIFO or a socket, a directory named as a file, set-user-ID or
+ * set-group-ID. `from` names where the mode came from ("" for the external attributes).
+ */
+function checkMode(mode: number, isDirectory: boolean, where: string, from: string): void {
+  const type = mode & S_IFMT;
+  const problem = type === S_IFLNK
+    ? "is a symbolic link"
+    : type !== 0 && type !== S_IFREG && type !== S_IFDIR
+    ? "is a special file (not a regular file or directory)"
+    : type === S_IFDIR && !isDirectory
+    ? "is marked as a directory but named as a file"
+    : (mode & S_ISUGID) !== 0
+    ? "sets the setuid or setgid bit"
+    : null;
+  if (problem === null) return;
+  const detail = from === ""
+    ? `${problem.startsWith("sets") ? "the entry's mode" : "the entry"} ${problem}`
+    : `by the mode in its ${from}, the entry ${problem}`;
+  throw new TaskPackReadError("zip-symlink", where, detail);
+}
+
+/** Checks the mode of an ASi Unix extra field (`central ` or `local `), if there is one. */
+function checkAsiMode(
+  asi: Uint8Array | undefined,
+  isDirectory: boolean,
+  where: string,
+  which: "" | "local ",
+): void {
+  if (asi === undefined) return;
+  if (asi.length < 10) {
+    throw structure(where, `the ${which}ASi Unix extra field (0x756e) is too short to hold a mode`);
+  }
+  checkMode(asi[4]! | asi[5]! << 8, isDirectory, where, `${which}ASi Unix extra field (0x756e)`);
+}
+
 /** Whether a local header's value agrees with the central one (a descriptor allows zero). */
 function agrees(local: number, central: number, hasDescriptor: boolean): boolean {
   return local === central || (hasDescriptor && local === 0);
@@ -1180,7 +1226,8 @@ function agrees(local: number, central: number, hasDescriptor: boolean): boolean
 /**
  * Checks the data descriptor between `dataEnd` and `next` against the central values, and
  * returns its length. Its form (with or without signature, 4- or 8-byte sizes) follows from
- * the room it takes: 12, 16, 20 or 24 bytes.
+ * the room it takes: 12, 16, 20 or 24 bytes; its sizes must be 8 bytes exactly when the local
+ * header has a zip64 extra field (`localZip64`).
  */
 async function checkDescriptor(
   window: WindowReader,
@@ -1188,6 +1235,7 @@ async function checkDescriptor(
   where: string,
   dataEnd: number,
   next: number,
+  localZip64: boolean,
 ): Promise<number> {
   const room = next - dataEnd;
   if (room !== 12 && room !== 16 && room !== 20 && room !== 24) {
@@ -1207,6 +1255,16 @@ async function checkDescriptor(
   const at = signed ? 4 : 0;
   const crc = d.u32(at);
   const wide = room >= 20;
+  // APPNOTE 4.3.9.2: the sizes are 8 bytes exactly when the local header has a zip64 extra
+  // field. A streaming reader goes by that, not by the room: it would read other sizes.
+  if (wide !== localZip64) {
+    throw structure(
+      where,
+      wide
+        ? "the data descriptor has 8-byte sizes but the local header has no zip64 extra field (APPNOTE 4.3.9.2)"
+        : "the data descriptor has 4-byte sizes but the local header has a zip64 extra field (APPNOTE 4.3.9.2)",
+    );
+  }
   const compressedSize = wide ? d.u64(at + 4) : d.u32(at + 4);
   const size = wide ? d.u64(at + 12) : d.u32(at + 8);
   if (crc !== entry.crc32 || compressedSize !== entry.compressedSize || size !== entry.size) {

@@ -2,9 +2,11 @@
 /**
  * The runtime's strict raw DEFLATE inflaters for the ZIP reader, over `node:zlib`: a one-shot
  * one for small entries, a streaming one, and a step-by-step one that inflates into buffers
- * the reader gives (see `Inflater.inflateSteps`). Each is tried on known bytes first (a stream
- * with bytes after its end, and one cut short, must both fail) and left out where the runtime
- * does not behave so; the reader then uses the core's own.
+ * the reader gives (see `Inflater.inflateSteps`). Bytes after the end of the stream are found
+ * the same way on every runtime, by counting what zlib consumed (`bytesWritten`): only Deno
+ * honours `rejectGarbageAfterEnd`, so it is not relied on. Each is tried on known bytes first (a
+ * stream with bytes after its end, and one cut short, must both fail) and left out where the
+ * runtime does not behave so; the reader then uses the core's own.
  *
  * Not part of the browser-compatible core: it imports `node:` modules.
  *
@@ -20,23 +22,35 @@ const SMALL_INFLATE = 64 * 1024;
 /** "hello" as raw DEFLATE (one final block): its last byte ends the stream. */
 const HELLO = new Uint8Array([0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00]);
 
+/** What zlib says of bytes after the end of a stream (Deno's code for it, kept on every runtime). */
+const TRAILING = "ERR_TRAILING_JUNK_AFTER_STREAM_END";
+
+function trailingError(): Error {
+  return Object.assign(new Error("Trailing garbage found after the compressed stream"), {
+    code: TRAILING,
+  });
+}
+
+/**
+ * Inflates `data`, which must be exactly one raw DEFLATE stream of at most `size` bytes
+ * (`maxOutputLength`): zlib stops at the end of the stream, so a stream followed by more bytes
+ * is told by how many it consumed (`bytesWritten`), and a stream cut short fails.
+ */
 function strictInflate(data: Uint8Array, size: number): Uint8Array {
-  const out = inflateRawSync(
+  const { buffer, engine } = inflateRawSync(
     data,
-    {
-      maxOutputLength: Math.max(1, size),
-      rejectGarbageAfterEnd: true,
-    } as Parameters<typeof inflateRawSync>[1],
-  );
-  return new Uint8Array(out.buffer, out.byteOffset, out.length);
+    { maxOutputLength: Math.max(1, size), info: true } as Parameters<typeof inflateRawSync>[1],
+  ) as unknown as { buffer: Uint8Array; engine: { bytesWritten: number } };
+  if (engine.bytesWritten !== data.length) throw trailingError();
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
 }
 
 /**
  * A one-shot inflater for small ZIP entries: `node:zlib` `inflateRawSync`, which refuses bytes
  * after the end of the stream and a stream cut short, and stops at the declared size. It
  * costs a fraction of a `DecompressionStream` per entry (a pack of thousands of small files).
- * Undefined where the runtime's `node:zlib` does not refuse trailing bytes (the reader then
- * streams every entry). Tried once, on first call.
+ * Undefined where the runtime's `node:zlib` does not behave as the probe expects (the reader
+ * then uses the core's own and the platform's). Tried once, on first call.
  *
  * @returns The inflater, or undefined.
  *
@@ -84,7 +98,7 @@ function probeInflater(): Inflater | undefined {
         return { bytes: strictInflate(data, size) };
       } catch (error) {
         const code = (error as { code?: unknown })?.code;
-        if (code === "ERR_TRAILING_JUNK_AFTER_STREAM_END") return { problem: "trailing" };
+        if (code === TRAILING) return { problem: "trailing" };
         if (code === "ERR_BUFFER_TOO_LARGE") return { problem: "too-large" };
         return { problem: "corrupt" };
       }
@@ -171,41 +185,65 @@ function stepsBehave(): boolean {
 
 /**
  * `node:zlib`'s streaming inflater as a web transform, as strict as the one-shot one: bytes
- * after the end fail with a "Trailing garbage" error, data cut short with "unexpected end of
- * file". Each write resolves once zlib has consumed it, so output never runs far ahead of
- * what the reader takes (the reader feeds 1 KiB at a time). Several times faster than Deno's
- * `DecompressionStream` on large entries.
+ * after the end fail with a "Trailing garbage" error (zlib stops at the end of the stream and
+ * consumes no more: each write is checked against what it consumed), data cut short with
+ * "unexpected end of file". Each write resolves once zlib has consumed it, so output never runs
+ * far ahead of what the reader takes (the reader feeds 1 KiB at a time). Several times faster
+ * than Deno's `DecompressionStream` on large entries.
  */
 function strictInflateStream(): TransformStream<Uint8Array, Uint8Array> {
-  const inflate = createInflateRaw(
-    { rejectGarbageAfterEnd: true, chunkSize: 256 << 10 } as ZlibOptions,
-  );
+  const inflate = createInflateRaw({ chunkSize: 256 << 10 } as ZlibOptions);
   let failure: { error: unknown } | null = null;
   let output: TransformStreamDefaultController<Uint8Array> | null = null;
+  /** Bytes given to zlib so far; it must have consumed them all after each write. */
+  let given = 0;
+  let ended = false;
   inflate.on("data", (chunk: Uint8Array) => {
     output?.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
   });
   inflate.on("error", (error: unknown) => failure ??= { error });
-  const settle = (resolve: () => void, reject: (error: unknown) => void) => (error?: unknown) => {
-    if (failure) reject(failure.error);
-    else if (error) reject(error);
-    else resolve();
+  // zlib may end the readable side as soon as the stream ends, before `end()` is called.
+  inflate.on("end", () => ended = true);
+  /**
+   * Settles once zlib has consumed everything given, or has stopped short of it: at the end of
+   * the stream (then the bytes after it are refused) or at corrupt data (then its error is);
+   * the event that follows the stop says which.
+   */
+  const consumed = (): Promise<void> => {
+    if (failure || inflate.bytesWritten === given) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      if (ended) return resolve();
+      inflate.once("end", () => resolve());
+      inflate.once("error", () => resolve());
+    }).then(() => {
+      failure ??= { error: trailingError() };
+    });
   };
   return new TransformStream<Uint8Array, Uint8Array>({
     start(controller) {
       output = controller;
     },
     transform(chunk) {
-      return new Promise((resolve, reject) => {
+      return new Promise<void>((resolve, reject) => {
         if (failure) return reject(failure.error);
-        inflate.write(chunk, settle(resolve, reject));
+        given += chunk.length;
+        inflate.write(chunk, (error?: unknown) => {
+          if (error) return reject(failure?.error ?? error);
+          consumed().then(() => failure ? reject(failure.error) : resolve());
+        });
       });
     },
     flush() {
-      return new Promise((resolve, reject) => {
+      return new Promise<void>((resolve, reject) => {
         if (failure) return reject(failure.error);
-        inflate.once("end", settle(resolve, reject));
-        inflate.once("error", reject);
+        const settle = () => consumed().then(() => failure ? reject(failure.error) : resolve());
+        inflate.once("error", (error: unknown) => reject(failure?.error ?? error));
+        if (ended) {
+          inflate.end();
+          settle();
+          return;
+        }
+        inflate.once("end", settle);
         inflate.end();
       });
     },
