@@ -64,6 +64,7 @@ export type ReadErrorCode =
   | "json-duplicate-key"
   | "json-forbidden-key"
   | "json-too-deep"
+  | "json-lone-surrogate"
   | "invalid-utf8"
   | "wrong-type"
   | "unsupported-version"

@@ -44,6 +44,7 @@ import { sealPack } from "./seal.ts";
 import type { Inflater } from "../zip/mod.ts";
 import { LUGGAGE_PREFIX } from "./bag.ts";
 import { lineageProblem } from "./lineage.ts";
+import { landingCheckProblems } from "./shape.ts";
 
 /** Options for {@linkcode land}. */
 export interface LandOptions {
@@ -155,7 +156,7 @@ export async function land(
       "the pack carries no passport with an id",
     );
   }
-  const lineage = lineageProblem(object.lineage);
+  const lineage = lineageProblem(object.lineage, state.id);
   if (lineage) throw new TaskPackReadError("wrong-type", "lineage", lineage);
   const shape = listProblem(object, state);
   if (shape) throw new TaskPackReadError("wrong-type", shape.where, shape.detail);
@@ -377,7 +378,7 @@ function listProblem(
   if (bad >= 0) {
     return { where: `landing_checks[${bad}]`, detail: "the landing check is not an object" };
   }
-  return null;
+  return landingCheckProblems(checks)[0] ?? null;
 }
 
 function stripInstructionFields(value: unknown, path: string, repairs: Repair[]): unknown {

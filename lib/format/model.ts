@@ -53,6 +53,11 @@ export interface Fact {
   needs_reverify?: boolean;
   /** Where the claim comes from. */
   source?: string;
+  /**
+   * For an `org` fact: the actor who sent it across (§4.2: it "keeps `verified`, annotated
+   * with the source actor"), written when it is first packed and kept on later hops.
+   */
+  source_actor?: string;
   /** Fields this version does not know, carried through. */
   [field: string]: unknown;
 }

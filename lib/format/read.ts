@@ -547,11 +547,29 @@ async function decodeJson(
     bytes = bytes.subarray(3);
   }
   const text = decodeText(bytes, "(file)");
-  const raw = parseJsonStrict(text, {
-    maxDepth: limits.maxJsonDepth,
-    maxKeyLength: limits.maxJsonKeyLength,
-    where: "(file)",
-  });
+  // The wrapper is one level more than the pack object it carries: the limit is the pack
+  // object's, as for a bag's data/passport.json, so a bag that reads converts to a flat file
+  // that reads (C9 at the limit).
+  let raw: unknown;
+  try {
+    raw = parseJsonStrict(text, {
+      maxDepth: limits.maxJsonDepth + 1,
+      maxKeyLength: limits.maxJsonKeyLength,
+      wellFormed: true,
+      where: "(file)",
+    });
+  } catch (error) {
+    if (!(error instanceof TaskPackReadError) || error.code !== "json-too-deep") throw error;
+    // Said of the pack object, whose limit it is (the wrapper's level is not counted).
+    throw new TaskPackReadError(
+      "json-too-deep",
+      error.where,
+      stripReadPrefix(error.message).replace(
+        `deeper than ${limits.maxJsonDepth + 1} levels`,
+        `deeper than ${limits.maxJsonDepth} levels inside the wrapper`,
+      ).slice(0, error.where ? -(error.where.length + 3) : undefined),
+    );
+  }
   if (!isPlainObject(raw)) {
     throw new TaskPackReadError("wrong-type", "(file)", "the JSON file is not an object");
   }
@@ -769,12 +787,18 @@ function parseObject(
   const value = parseJsonStrict(decodeText(bytes, where), {
     maxDepth: limits.maxJsonDepth,
     maxKeyLength: limits.maxJsonKeyLength,
+    wellFormed: true,
     where,
   });
   if (!isPlainObject(value)) {
     throw new TaskPackReadError("wrong-type", where, "the pack object is not a JSON object");
   }
   return value;
+}
+
+/** A read error's message without the prefix its constructor adds. */
+function stripReadPrefix(message: string): string {
+  return message.replace(/^Cannot read taskpack: /, "");
 }
 
 function decodeText(bytes: Uint8Array, where: string): string {
