@@ -40,6 +40,7 @@ import {
 } from "./bag.ts";
 import { type CheckId, FLAT_VERSION, PACK_SPEC } from "./model.ts";
 import { luggageNameProblem, luggageSetProblem } from "./names.ts";
+import { fieldTypeProblem } from "./shape.ts";
 import {
   DEFAULT_ZIP_LIMITS,
   type Inflater,
@@ -581,7 +582,7 @@ async function decodeJson(
       throw new TaskPackReadError(
         "unsupported-version",
         "taskpack",
-        `"${String(raw.taskpack).slice(0, 40)}" is not a TaskPack version this reader knows (0.1)`,
+        `${shown(raw.taskpack)} is not a TaskPack version this reader knows (0.1)`,
       );
     }
     if (raw.encoding !== "flat") {
@@ -739,7 +740,7 @@ function decodeAttachments(
       throw new TaskPackReadError(
         "flat-attachment",
         where,
-        `the attachment declares ${String(bytes).slice(0, 20)} bytes but holds ${content.length}`,
+        `the attachment declares ${shown(bytes)} bytes but holds ${content.length}`,
       );
     }
     const held = content;
@@ -814,9 +815,24 @@ function checkSpec(object: Record<string, unknown>, where: string): void {
     throw new TaskPackReadError(
       "unsupported-version",
       `${where} spec`,
-      `"${String(object.spec).slice(0, 40)}" is not a pack spec this reader knows (${PACK_SPEC})`,
+      `${shown(object.spec)} is not a pack spec this reader knows (${PACK_SPEC})`,
     );
   }
+  // A field the format gives text to, holding an object, has no one reading as text.
+  const typed = fieldTypeProblem(object);
+  if (typed) throw new TaskPackReadError("wrong-type", typed.where, typed.detail);
+}
+
+/** A value as a refusal quotes it: its first 40 characters as JSON, whatever its type. */
+function shown(value: unknown): string {
+  const text = typeof value === "string" ? JSON.stringify(value.slice(0, 40)) : (() => {
+    try {
+      return JSON.stringify(value) ?? typeof value;
+    } catch {
+      return typeof value;
+    }
+  })();
+  return text.length > 42 ? `${text.slice(0, 41)}…` : text;
 }
 
 /** What streaming one luggage file found. */

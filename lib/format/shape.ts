@@ -53,3 +53,105 @@ export function landingCheckProblems(checks: unknown): ShapeProblem[] {
   });
   return problems;
 }
+
+/** Fields the format gives a string (or, for the versions, a number) to, by where they are. */
+const TOP_TEXT = ["spec", "kind", "packed_at", "note"];
+const ORIGIN_TEXT = ["actor", "machine", "harness"];
+const LINEAGE_TEXT = ["root_id", "from_version"];
+const STATE_TEXT = ["id", "version", "title", "goal", "current_state", "harness", "machine_id"];
+const FACT_TEXT = ["claim", "scope", "verified_by", "verified_on", "source", "source_actor"];
+const DECISION_TEXT = ["what", "why"];
+const ASK_TEXT = [
+  "id",
+  "to",
+  "what",
+  "why",
+  "accept",
+  "status",
+  "answered_by",
+  "answered_at",
+  "received_from",
+];
+const CHECK_TEXT = ["id", "check", "how"];
+
+/**
+ * The first field where the format wants a string or a number (§3, §4.2-§4.4: `note`,
+ * `origin.actor`, `lineage.root_id`, `passport.version`, a fact's `claim`, an ask's `what`, a
+ * landing check's `check`, each entry of `lineage.chain`, `next_steps` and `artifacts`, ...)
+ * but the pack holds an object or a list. Every reader turns such a field into text, and an
+ * object does not become text the same way twice (one with its own `toString` member cannot
+ * become text at all), so the pack is refused as unreadable rather than read some way.
+ * `null` and the other scalars are left to the checks that care.
+ *
+ * @param pack The pack object as written.
+ * @returns The field and why, or null.
+ *
+ * @example Usage
+ * ```ts
+ * import { fieldTypeProblem } from "./shape.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(fieldTypeProblem({ note: "hi", asks: [{ what: "x" }] }), null);
+ * assertEquals(fieldTypeProblem({ asks: [{ what: { toString: 1 } }] })?.where, "asks[0].what");
+ * ```
+ */
+export function fieldTypeProblem(pack: unknown): ShapeProblem | null {
+  if (!isPlainObject(pack)) return null;
+  const state = isPlainObject(pack.passport) ? pack.passport : {};
+  const lineage = isPlainObject(pack.lineage) ? pack.lineage : {};
+  return inFields(pack, TOP_TEXT, "") ??
+    (isPlainObject(pack.origin) ? inFields(pack.origin, ORIGIN_TEXT, "origin.") : null) ??
+    inFields(lineage, LINEAGE_TEXT, "lineage.") ??
+    inList(lineage.chain, "lineage.chain") ??
+    inFields(state, STATE_TEXT, "passport.") ??
+    inEach(state.facts, FACT_TEXT, "passport.facts") ??
+    inEach(state.decisions, DECISION_TEXT, "passport.decisions") ??
+    inList(state.artifacts, "passport.artifacts") ??
+    inList(state.next_steps, "passport.next_steps") ??
+    inEach(state.asks, ASK_TEXT, "passport.asks") ??
+    inEach(pack.asks, ASK_TEXT, "asks") ??
+    inEach(pack.landing_checks, CHECK_TEXT, "landing_checks");
+}
+
+function notText(value: unknown, where: string): ShapeProblem | null {
+  if (typeof value !== "object" || value === null) return null;
+  return {
+    where,
+    detail: `${where} is ${
+      Array.isArray(value) ? "a list" : "an object"
+    } where the format wants a string or a number`,
+  };
+}
+
+function inFields(
+  record: Record<string, unknown>,
+  fields: readonly string[],
+  prefix: string,
+): ShapeProblem | null {
+  for (const field of fields) {
+    if (!Object.hasOwn(record, field)) continue;
+    const problem = notText(record[field], `${prefix}${field}`);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function inList(list: unknown, where: string): ShapeProblem | null {
+  if (!Array.isArray(list)) return null;
+  for (let i = 0; i < list.length; i++) {
+    const problem = notText(list[i], `${where}[${i}]`);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function inEach(list: unknown, fields: readonly string[], where: string): ShapeProblem | null {
+  if (!Array.isArray(list)) return null;
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (!isPlainObject(item)) continue;
+    const problem = inFields(item, fields, `${where}[${i}].`);
+    if (problem) return problem;
+  }
+  return null;
+}
