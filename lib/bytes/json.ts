@@ -37,12 +37,19 @@ const MAX_QUOTED_KEY = 80;
 const PATH_HEAD = 8;
 const PATH_TAIL = 8;
 
-/** Keys that would touch an object's prototype machinery when a reader walks the value. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
-  "__proto__",
-  "constructor",
-  "prototype",
-]);
+/**
+ * Keys that JSON readers read differently: `__proto__` is an ordinary member to JSON.parse and
+ * serde_json, and sets the prototype to a reader that assigns members one by one. (`constructor`
+ * and `prototype` are read alike by every JSON reader: they are allowed, and the format warns
+ * about them, see `SHADOWING_KEYS`.)
+ */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__"]);
+
+/**
+ * Member names every JSON reader reads alike but that shadow what a JavaScript object inherits:
+ * allowed (the spec does not forbid them), and worth a warning.
+ */
+export const SHADOWING_KEYS: ReadonlySet<string> = new Set(["constructor", "prototype"]);
 
 // Character codes.
 const TAB = 0x09;
@@ -105,7 +112,8 @@ interface Frame {
  *
  * The text must be exactly one RFC 8259 JSON value surrounded by optional whitespace (a
  * leading byte order mark is refused; callers strip it), with no duplicate key in any object
- * (keys compared after decoding escapes), no key `__proto__`, `constructor` or `prototype`,
+ * (keys compared after decoding escapes), no key `__proto__` (`constructor` and `prototype` are
+ * allowed: every JSON reader reads them alike),
  * and at most `maxDepth` nesting levels. Top-level scalars are accepted; callers check types.
  *
  * @param text The JSON text.
@@ -364,7 +372,7 @@ class Scanner {
       );
     }
     frame.key = key;
-    if (key.length >= 9 && key.length <= 11 && FORBIDDEN_KEYS.has(key)) {
+    if (key.length === 9 && FORBIDDEN_KEYS.has(key)) {
       this.fail("json-forbidden-key", keyStart, `${nameKey(key)} is not allowed`, true);
     }
     if (!addKey(frame, key)) {

@@ -44,7 +44,7 @@ import { namesOf } from "./names.ts";
 import { type PortabilityWarning, portabilityWarningsOf } from "./host_names.ts";
 import { isPortableScope, sealPack } from "./seal.ts";
 import { isRfc3339DateTime } from "./time.ts";
-import { landingCheckProblems } from "./shape.ts";
+import { landingCheckProblems, memberNameWarnings } from "./shape.ts";
 import type { Inflater } from "../zip/mod.ts";
 
 /** The requirement of each check, worded as in spec §6. */
@@ -160,10 +160,10 @@ export async function judge(
       }`,
     );
   }
-  const warnings = portabilityWarningsOf(
-    decoded.luggage.length,
-    (index) => decoded.luggage[index]!.name,
-  );
+  const warnings = [
+    ...portabilityWarningsOf(decoded.luggage.length, (index) => decoded.luggage[index]!.name),
+    ...memberNameWarnings(decoded.object),
+  ];
   return report(decoded.encoding, digest, failures, new Set(), warnings);
 }
 

@@ -257,8 +257,9 @@ export interface Report {
   /** One entry per check, C0 to C10 in order. */
   checks: CheckResult[];
   /**
-   * Luggage names some systems cannot hold (see `portabilityWarnings`). They never change `ok`
-   * or `passed`: the spec allows these names, and the landing host decides.
+   * Luggage names some systems or readers cannot hold or read (see `portabilityWarnings`), and
+   * member names of the pack object worth a warning (`field: true`). They never change `ok` or
+   * `passed`: the spec allows these names, and the landing host decides.
    */
   warnings: PortabilityWarning[];
 }

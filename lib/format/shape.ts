@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { isPlainObject } from "../bytes/mod.ts";
+import { isPlainObject, SHADOWING_KEYS } from "../bytes/mod.ts";
+import type { PortabilityWarning } from "./host_names.ts";
 
 /** A field of the wrong type, and where. */
 export interface ShapeProblem {
@@ -154,4 +155,52 @@ function inEach(list: unknown, fields: readonly string[], where: string): ShapeP
     if (problem) return problem;
   }
   return null;
+}
+
+/**
+ * The members named `constructor` or `prototype`, at any depth, as warnings. Every JSON reader
+ * reads them alike (only `__proto__` is read two ways, and that one is refused), so the spec's
+ * silence stands and they are conformant; JavaScript code that looks a member up by name
+ * without asking whether the object has it as its own could still mistake one for what every
+ * object inherits.
+ *
+ * @param pack The pack object.
+ * @returns One warning per such member, in document order (at most 20).
+ *
+ * @example Usage
+ * ```ts
+ * import { memberNameWarnings } from "./shape.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const warnings = memberNameWarnings({ passport: { facts: [{ constructor: "x" }] } });
+ * assertEquals(warnings.map((w) => w.name), ["passport.facts[0].constructor"]);
+ * ```
+ */
+export function memberNameWarnings(pack: unknown): PortabilityWarning[] {
+  const warnings: PortabilityWarning[] = [];
+  const stack: [unknown, string][] = [[pack, ""]];
+  while (stack.length && warnings.length < 20) {
+    const [value, path] = stack.pop()!;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}[${i}]`]);
+    } else if (isPlainObject(value)) {
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        const where = path ? `${path}.${key}` : key;
+        stack.push([value[key], where]);
+      }
+      for (const key of keys) {
+        if (!SHADOWING_KEYS.has(key)) continue;
+        warnings.push({
+          name: path ? `${path}.${key}` : key,
+          systems: "JavaScript code that reads members without an own-property check",
+          reason:
+            `a member named "${key}" is read alike by every JSON reader (the spec allows it), but shadows what every JavaScript object inherits`,
+          field: true,
+        });
+      }
+    }
+  }
+  return warnings;
 }
