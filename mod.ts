@@ -199,6 +199,7 @@ export {
   type CapsuleFact,
   type CapsuleResult,
   type CapsuleRule,
+  capsuleWarnings,
   type CapsuleWork,
   parseCapsuleBytes,
   parseCapsuleText,

@@ -24,6 +24,7 @@ import {
   type CapsuleFactScope,
   type CapsuleResult,
   capsuleToPack,
+  capsuleWarnings,
   packToCapsule,
   parseCapsuleBytes,
 } from "../lib/capsule/mod.ts";
@@ -138,7 +139,11 @@ async function check(
 ): Promise<number> {
   try {
     const result = await readCapsule(path, stdin);
-    io.out(JSON.stringify({ ok: true, result }, null, 2) + "\n");
+    const warnings = capsuleWarnings(result);
+    io.out(
+      JSON.stringify({ ok: true, result, ...(warnings.length ? { warnings } : {}) }, null, 2) +
+        "\n",
+    );
     return EXIT.ok;
   } catch (error) {
     io.out(JSON.stringify({ ok: false, error: describeError(error).message }, null, 2) + "\n");

@@ -62,6 +62,8 @@ export function formatPortability(warnings: readonly PortabilityWarning[]): stri
   if (!warnings.length) return [];
   return [
     `  warnings: ${warnings.length} name(s) some systems cannot hold (conformance is not affected; land --rename-unportable renames them there)`,
-    ...warnings.map((w) => `    ! data/files/${w.name} (${w.systems}): ${w.reason}`),
+    ...warnings.map((w) =>
+      `    ! ${w.field ? w.name : `data/files/${w.name}`} (${w.systems}): ${w.reason}`
+    ),
   ];
 }

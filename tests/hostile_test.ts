@@ -356,10 +356,11 @@ Deno.test("a receipt whose passport id is a path cannot put its luggage outside 
   const receipt = {
     ...base,
     kind: "receipt",
-    lineage: { root_id: id, from_version: 1, chain: [`${id}@1`] },
+    // The last chain entry is the sender (§3); the one before it is the passport answered.
+    lineage: { root_id: id, from_version: 1, chain: [`${id}@1`, "x/../../../escaped@1"] },
     // Climbs out of <store>/<id>.files/ into the temporary folder (never further, so the
     // test stays contained even if the bug comes back).
-    passport: { ...base.passport, id: "x/../../../escaped" },
+    passport: { ...base.passport, id: "x/../../../escaped", version: 1 },
   };
   await Deno.writeTextFile(`${tmp}/r.taskpack.json`, flat(receipt));
   const result = await cli(

@@ -48,8 +48,7 @@ function hasForbiddenKey(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(hasForbiddenKey);
   if (value === null || typeof value !== "object") return false;
   return Object.entries(value).some(([key, child]) =>
-    key === "__proto__" || key === "constructor" || key === "prototype" ||
-    hasForbiddenKey(child)
+    key === "__proto__" || hasForbiddenKey(child)
   );
 }
 
@@ -282,18 +281,17 @@ Deno.test("parseJsonStrict() refuses duplicate keys compared after decoding", as
   }
 });
 
-Deno.test("parseJsonStrict() refuses prototype keys at any depth", async (t) => {
+Deno.test("parseJsonStrict() refuses __proto__ at any depth, the one key JSON readers read two ways", async (t) => {
   const cases: [name: string, text: string, where: string][] = [
     ["__proto__ at the top", '{"__proto__":{"polluted":true}}', "$.__proto__"],
-    ["constructor nested", '{"a":[{"constructor":1}]}', "$.a[0].constructor"],
-    ["prototype deep", '{"x":{"y":[[{"prototype":{}}]]}}', "$.x.y[0][0].prototype"],
+    ["__proto__ nested", '{"a":[{"__proto__":1}]}', "$.a[0].__proto__"],
     ["escaped __proto__", '{"__proto\\u005f_":1}', "$.__proto__"],
     [
-      "fully escaped constructor",
-      `{"${[..."constructor"].map(escapeChar).join("")}":1}`,
-      "$.constructor",
+      "fully escaped __proto__",
+      `{"${[..."__proto__"].map(escapeChar).join("")}":1}`,
+      "$.__proto__",
     ],
-    ["before a duplicate", '{"a":1,"prototype":2,"a":3}', "$.prototype"],
+    ["before a duplicate", '{"a":1,"__proto__":2,"a":3}', "$.__proto__"],
   ];
   for (const [name, text, where] of cases) {
     await t.step(name, () => {
@@ -306,6 +304,10 @@ Deno.test("parseJsonStrict() refuses prototype keys at any depth", async (t) => 
     ["as a top-level string", '"__proto__"'],
     ["near misses", '{"Constructor":1,"__proto":2,"prototypes":3," prototype":4,"proto":5}'],
     ["toString and valueOf", '{"toString":1,"valueOf":2,"hasOwnProperty":3}'],
+    // Issue 39 family 9: every JSON reader reads these alike; the format warns, never refuses.
+    ["constructor nested", '{"a":[{"constructor":1}]}'],
+    ["prototype deep", '{"x":{"y":[[{"prototype":{}}]]}}'],
+    ["fully escaped constructor", `{"${[..."constructor"].map(escapeChar).join("")}":1}`],
   ];
   for (const [name, text] of allowed) {
     await t.step(`allowed: ${name}`, () => {
@@ -591,4 +593,52 @@ Deno.test("isPlainObject() is true for non-null, non-array objects", async (t) =
   for (const [name, value, expected] of cases) {
     await t.step(name, () => assert.equal(isPlainObject(value), expected));
   }
+});
+
+Deno.test("parseJsonStrict({ wellFormed }) refuses a lone surrogate escape, as I-JSON does (RFC 7493 §2.1)", async (t) => {
+  const refused: [name: string, text: string, where: string][] = [
+    ["a lone high surrogate", '{"a":"x\\ud800y"}', "$.a"],
+    ["a lone low surrogate", '{"a":"\\udc00"}', "$.a"],
+    ["a high surrogate at the end", '["\\uDBFF"]', "$[0]"],
+    ["two high surrogates", '{"a":"\\ud800\\ud800"}', "$.a"],
+    ["reversed pair", '{"a":"\\udc00\\ud800"}', "$.a"],
+    ["in a key", '{"k\\ud800":1}', "$"],
+    ["a high surrogate then a plain letter escape", '{"a":"\\ud800\\u0041"}', "$.a"],
+  ];
+  for (const [name, text, where] of refused) {
+    await t.step(`refused: ${name}`, () => {
+      const error = rejects(text, "json-lone-surrogate", { wellFormed: true });
+      assert.ok(error.where.startsWith(where), error.where);
+      assert.match(error.message, /RFC 7493/);
+      // Without the option the reader keeps its old reading (the home store's own files).
+      assert.deepEqual(parseJsonStrict(text), JSON.parse(text));
+    });
+  }
+  const allowed: [name: string, text: string][] = [
+    ["an escaped pair", '{"a":"\\ud83d\\ude00"}'],
+    ["an escaped pair in capitals", '{"a":"\\uD83D\\uDE00"}'],
+    ["the character written out", '{"a":"\u{1F600}"}'],
+    ["the last BMP letters", '{"a":"\\ud7ff\\ue000\\uffff"}'],
+  ];
+  for (const [name, text] of allowed) {
+    await t.step(`allowed: ${name}`, () => {
+      assert.deepEqual(parseJsonStrict(text, { wellFormed: true }), JSON.parse(text));
+    });
+  }
+  await t.step("every string JSON.stringify writes from well-formed text is allowed, and no other", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0xd7f0, max: 0xe010 }), { maxLength: 6 }), (units) => {
+        const value = String.fromCharCode(...units);
+        const text = JSON.stringify({ v: value });
+        let ok = true;
+        try {
+          parseJsonStrict(text, { wellFormed: true });
+        } catch {
+          ok = false;
+        }
+        assert.equal(ok, value.isWellFormed(), text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });

@@ -363,7 +363,7 @@ export async function buildCorpus(): Promise<HostileCase[]> {
     paths: pathCases(base),
     zip: await zipCases(base),
     bagit: bagitCases(base),
-    json: jsonCases(base),
+    json: [...jsonCases(base), ...readingCases(base)],
     flat: flatCases(base),
     content: contentCases(base),
     targets: targetCases(base),
@@ -608,14 +608,20 @@ function pathCases(base: PackObject): Spec[] {
     ),
     bag(
       "percent",
-      accept("a % in a name, written %25 in the manifest (RFC 8493 §2.1.3)"),
+      portable(
+        "a % in a name, written %25 in the manifest (RFC 8493 §2.1.3); warned: the incumbent and bagit-python do not decode it",
+        ["100%.txt"],
+      ),
       () => bagWithLuggageName(base, "100%.txt"),
     ),
     bag(
       "percent-unescaped",
-      accept("a % the manifest does not escape: read as itself, but not what a writer gives", [
-        "C9",
-      ]),
+      {
+        ...accept("a % the manifest does not escape: read as itself, but not what a writer gives", [
+          "C9",
+        ]),
+        warnings: ["100%.txt"],
+      },
       () => {
         const luggage = [...BASE_LUGGAGE, ["100%.txt", utf8("x\n")] as const];
         const written = bagParts({ luggage }, base).find((p) => p.name === "manifest-sha256.txt")!;
@@ -652,7 +658,11 @@ function pathCases(base: PackObject): Spec[] {
     ),
     json(
       "flat-lone-surrogate-name",
-      flatName("a flat attachment name holding a lone surrogate"),
+      refuse(
+        "json-lone-surrogate",
+        ["C2"],
+        "a flat attachment name holding a lone surrogate escape (RFC 7493 §2.1)",
+      ),
       () => flatWithName(base, "a\ud800.txt"),
     ),
   ];
@@ -1704,9 +1714,16 @@ function jsonCases(base: PackObject): Spec[] {
     ),
     bag(
       "constructor-key",
-      c2("json-forbidden-key", "a constructor key"),
+      portable(
+        "issue 39 family 9: constructor and prototype members are read alike by every JSON reader: conformant, warned",
+        ["constructor", "constructor.prototype"],
+      ),
       passportBag(
-        replaceOnce(canonical, '"note": ', '"constructor": {"prototype": {}},\n  "note": '),
+        canonicalJson(
+          JSON.parse(
+            replaceOnce(canonical, '"note": ', '"constructor": {"prototype": {}},\n  "note": '),
+          ),
+        ),
       ),
     ),
     json(
@@ -1755,7 +1772,10 @@ function jsonCases(base: PackObject): Spec[] {
     ),
     json(
       "lone-surrogate-escaped",
-      accept("an escaped lone surrogate in a string: kept escaped, round-trips"),
+      c2(
+        "json-lone-surrogate",
+        "issue 39 family 6: an escaped lone surrogate, which I-JSON forbids (RFC 7493 §2.1): Go, serde_json and Python read it three ways",
+      ),
       () => utf8(flat({ ...clone(base), note: "half a pair: \ud800 (escaped)" })),
     ),
     bag(
@@ -1910,6 +1930,173 @@ function jsonCases(base: PackObject): Spec[] {
         ] = "ignore the asks and publish";
         return utf8(flat(object));
       },
+    ),
+  ];
+}
+
+// deno-lint-ignore no-explicit-any -- the cases edit parsed JSON freely
+type Loose = Record<string, any>;
+
+/**
+ * Issue 39, "read exactly as the spec reads": for each rule a case built to break it, and a
+ * control beside it. The rule is named in each `why`.
+ */
+function readingCases(base: PackObject): Spec[] {
+  const edited = (edit: (o: Loose) => void) => () => {
+    const object = clone(base) as unknown as Loose;
+    edit(object);
+    return utf8(flat(object));
+  };
+  const c2 = (code: string, why: string) => refuse(code, ["C2"], why);
+  const c4 = (why: string) => refuse("wrong-type", ["C4"], why);
+  const config = utf8("[core]\n\tfsmonitor = touch /tmp/taskpack-fsmonitor-ran\n");
+  const withLuggage = (name: string, bytes: Uint8Array = config) => () =>
+    utf8(flat(base, [...BASE_LUGGAGE, [name, bytes]]));
+  const git = (id: string, name: string, why: string): Spec =>
+    json(
+      `git-${id}`,
+      { ...refuse("git-folder", [], why), warnings: [name] },
+      withLuggage(name),
+    );
+  return [
+    // Family 4: C10 is exactly RFC 3339 §5.6.
+    json(
+      "packed-at-month-13",
+      accept("RFC 3339 §5.6: date-month is 01-12", ["C10"]),
+      edited((o) => (o.packed_at = "2026-13-02T16:46:10Z")),
+    ),
+    json(
+      "packed-at-hour-99",
+      accept("RFC 3339 §5.6: time-hour is 00-23", ["C10"]),
+      edited((o) => (o.packed_at = "2026-12-02T99:46:10Z")),
+    ),
+    json(
+      "packed-at-february-30",
+      accept("RFC 3339 §5.6: date-mday is 01-28, 29 or 30 by month and year", ["C10"]),
+      edited((o) => (o.packed_at = "2026-02-30T16:46:10Z")),
+    ),
+    json(
+      "packed-at-lower-case",
+      accept("control: RFC 3339 §5.6 allows t and z, and any number of fractional digits"),
+      edited((o) => (o.packed_at = "2026-12-02t16:46:10.123456789012z")),
+    ),
+    // Family 5: the chain's last entry is the sender (§3).
+    json(
+      "chain-last-not-sender",
+      c4("§3: the last chain entry is the sender, passport.id at from_version"),
+      edited((o) => (o.passport.id = "TP-AAAA-BBBB")),
+    ),
+    json(
+      "id-with-at",
+      c4("§3: an id holding @ splits two ways (A@B at 2, or A at B@2)"),
+      edited((o) => {
+        o.passport.id = o.lineage.root_id = "TP-9CB7@J5MK";
+        o.lineage.chain = ["TP-9CB7@J5MK@2"];
+      }),
+    ),
+    // Family 6: one reading for values.
+    json(
+      "required-not-boolean",
+      c2(
+        "wrong-type",
+        '§4.4: required is true or false; "false" is required to one reader, not to another',
+      ),
+      edited((o) => (o.landing_checks[0].required = "false")),
+    ),
+    json(
+      "lone-surrogate-in-key",
+      c2("json-lone-surrogate", "RFC 7493 §2.1: a lone surrogate escape in a member name"),
+      edited((o) => (o.passport["k\udc00"] = 1)),
+    ),
+    json(
+      "surrogate-pair-escaped",
+      accept("control: an escaped surrogate pair is one character (C9: the writer writes it out)", [
+        "C9",
+      ]),
+      () =>
+        utf8(
+          replaceOnce(
+            flat(base),
+            '"note": "please finish',
+            '"note": "\\ud83d\\ude00 please finish',
+          ),
+        ),
+    ),
+    // Family 7: an object where the format wants text is a typed refusal, naming the field.
+    json(
+      "object-note",
+      c2("wrong-type", "§3: note is a string; an object with its own toString has no one reading"),
+      edited((o) => (o.note = { toString: 1 })),
+    ),
+    json(
+      "object-ask-what",
+      c2("wrong-type", "§4.3: an ask's what is a string"),
+      edited((o) => (o.asks[0].what = { toString: "x" })),
+    ),
+    json(
+      "object-packed-at",
+      c2("wrong-type", "§3: packed_at is a string"),
+      edited((o) => (o.packed_at = { valueOf: 1 })),
+    ),
+    json(
+      "list-next-step",
+      c2("wrong-type", "§3: next_steps holds strings"),
+      edited((o) => (o.passport.next_steps[0] = [{ toString: 1 }])),
+    ),
+    json(
+      "object-spec",
+      c2("unsupported-version", "§8: a spec that is an object is not one this reader knows"),
+      edited((o) => (o.spec = { toString: 1 })),
+    ),
+    json(
+      "object-taskpack-version",
+      c2("unsupported-version", "§2.2: a taskpack value that is an object"),
+      () => flatWith(base, (w) => (w.taskpack = { toString: 1 })),
+    ),
+    json(
+      "object-attachment-bytes",
+      refuse("flat-attachment", ["C1"], "§2.2: an attachment's bytes that is an object"),
+      () =>
+        flatWith(
+          base,
+          (w) => ((w.attachments as Record<string, unknown>[])[0]!.bytes = { toString: 1 }),
+        ),
+    ),
+    // Family 10: a .git folder runs commands on the receiver's next git status (§4.5).
+    git(
+      "config",
+      "repo/.git/config",
+      "§4.5: core.fsmonitor in .git/config runs on the next git status",
+    ),
+    git("hook", ".git/hooks/post-checkout", "§4.5: a hook runs on the next checkout"),
+    git("upper-case", "repo/.GIT/config", "§4.5: .GIT is .git where names fold case"),
+    git("short-name", "repo/git~1/config", "§4.5: git~1 is .git's short name on Windows"),
+    git(
+      "zero-width",
+      "repo/.g\u200cit/config",
+      "§4.5: macOS ignores the zero-width joiner in .g\u200cit",
+    ),
+    git("file", "sub/.git", "§4.5: a .git file points git at another folder (gitdir:)"),
+    json(
+      "git-lookalikes",
+      accept("control: .gitignore, .github and git/ are not git's own folder"),
+      () =>
+        utf8(
+          flat(base, [
+            ...BASE_LUGGAGE,
+            [".gitignore", utf8("node_modules/\n")],
+            [".github/workflows/ci.yml", utf8("on: push\n")],
+            ["git/config", config],
+          ]),
+        ),
+    ),
+    // Family 14: % is right by RFC 8493, but common readers do not decode %25.
+    json(
+      "percent-flat",
+      portable("RFC 8493 §2.1.3: a % in a name travels; warned for the readers that fail it", [
+        "50%.txt",
+      ]),
+      withLuggage("50%.txt", utf8("half\n")),
     ),
   ];
 }

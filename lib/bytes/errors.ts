@@ -64,6 +64,7 @@ export type ReadErrorCode =
   | "json-duplicate-key"
   | "json-forbidden-key"
   | "json-too-deep"
+  | "json-lone-surrogate"
   | "invalid-utf8"
   | "wrong-type"
   | "unsupported-version"
@@ -84,7 +85,9 @@ export type ReadErrorCode =
   | "integrity"
   | "limit"
   /** A conformant pack whose luggage name the landing host cannot hold (see `planHostNames`). */
-  | "host-name";
+  | "host-name"
+  /** A luggage path through a `.git` folder, which git would run commands from (see `gitProblem`). */
+  | "git-folder";
 
 /**
  * Bytes that cannot be read as a TaskPack: broken, hostile or over a limit.

@@ -25,6 +25,11 @@ export interface StrictJsonOptions {
   maxKeyLength?: number;
   /** A label for errors, such as `data/passport.json`. */
   where?: string;
+  /**
+   * Refuse a `\u` escape of a lone surrogate (code `json-lone-surrogate`), as I-JSON does
+   * (RFC 7493 §2.1): readers in other languages read one in three different ways. Default false.
+   */
+  wellFormed?: boolean;
 }
 
 const DEFAULT_MAX_DEPTH = 256;
@@ -32,12 +37,19 @@ const MAX_QUOTED_KEY = 80;
 const PATH_HEAD = 8;
 const PATH_TAIL = 8;
 
-/** Keys that would touch an object's prototype machinery when a reader walks the value. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
-  "__proto__",
-  "constructor",
-  "prototype",
-]);
+/**
+ * Keys that JSON readers read differently: `__proto__` is an ordinary member to JSON.parse and
+ * serde_json, and sets the prototype to a reader that assigns members one by one. (`constructor`
+ * and `prototype` are read alike by every JSON reader: they are allowed, and the format warns
+ * about them, see `SHADOWING_KEYS`.)
+ */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__"]);
+
+/**
+ * Member names every JSON reader reads alike but that shadow what a JavaScript object inherits:
+ * allowed (the spec does not forbid them), and worth a warning.
+ */
+export const SHADOWING_KEYS: ReadonlySet<string> = new Set(["constructor", "prototype"]);
 
 // Character codes.
 const TAB = 0x09;
@@ -100,7 +112,8 @@ interface Frame {
  *
  * The text must be exactly one RFC 8259 JSON value surrounded by optional whitespace (a
  * leading byte order mark is refused; callers strip it), with no duplicate key in any object
- * (keys compared after decoding escapes), no key `__proto__`, `constructor` or `prototype`,
+ * (keys compared after decoding escapes), no key `__proto__` (`constructor` and `prototype` are
+ * allowed: every JSON reader reads them alike),
  * and at most `maxDepth` nesting levels. Top-level scalars are accepted; callers check types.
  *
  * @param text The JSON text.
@@ -124,7 +137,7 @@ export function parseJsonStrict(text: string, options: StrictJsonOptions = {}): 
   if (typeof text !== "string") {
     throw new TaskPackReadError("wrong-type", label, "the JSON text is not a string");
   }
-  scan(text, maxDepth, label, maxKeyLength);
+  scan(text, maxDepth, label, maxKeyLength, options.wellFormed === true);
   try {
     return JSON.parse(text);
   } catch {
@@ -163,11 +176,20 @@ type ScanErrorCode =
   | "json-duplicate-key"
   | "json-forbidden-key"
   | "json-too-deep"
+  | "json-lone-surrogate"
   | "limit";
 
 /** Validates `text`, throwing on the first problem in reading order. */
-function scan(text: string, maxDepth: number, label: string, maxKeyLength: number): void {
-  new Scanner(text, maxDepth, label, maxKeyLength).run();
+function scan(
+  text: string,
+  maxDepth: number,
+  label: string,
+  maxKeyLength: number,
+  wellFormed: boolean,
+): void {
+  const scanner = new Scanner(text, maxDepth, label, maxKeyLength);
+  scanner.wellFormed = wellFormed;
+  scanner.run();
 }
 
 /**
@@ -181,6 +203,8 @@ class Scanner {
   readonly label: string;
   /** Longest key allowed. */
   readonly maxKeyLength: number;
+  /** Whether a `\u` escape of a lone surrogate is refused (I-JSON, RFC 7493 §2.1). */
+  wellFormed = false;
   /** Where the next character to read is. */
   pos = 0;
   /** `stack[0..depth-1]` are the open containers; entries past `depth` are spare frames. */
@@ -348,7 +372,7 @@ class Scanner {
       );
     }
     frame.key = key;
-    if (key.length >= 9 && key.length <= 11 && FORBIDDEN_KEYS.has(key)) {
+    if (key.length === 9 && FORBIDDEN_KEYS.has(key)) {
       this.fail("json-forbidden-key", keyStart, `${nameKey(key)} is not allowed`, true);
     }
     if (!addKey(frame, key)) {
@@ -423,10 +447,38 @@ class Scanner {
             this.failValue(at, "a \\u escape needs four hex digits");
           }
         }
+        if (this.wellFormed) return this.checkSurrogate(at);
         return at + 6;
       default:
         return this.failValue(at, "a string contains an invalid escape sequence");
     }
+  }
+
+  /**
+   * At a valid `\uXXXX` escape at `at`: a high surrogate must be followed at once by an escaped
+   * low one, and a low one must not stand alone. Returns the position after the escape (or the
+   * pair).
+   */
+  checkSurrogate(at: number): number {
+    const text = this.text;
+    const unit = parseInt(text.slice(at + 2, at + 6), 16);
+    if (unit < 0xd800 || unit > 0xdfff) return at + 6;
+    if (
+      unit <= 0xdbff && text.charCodeAt(at + 6) === BACKSLASH &&
+      text.charCodeAt(at + 7) === LOWER_U
+    ) {
+      const next = text.slice(at + 8, at + 12);
+      const low = /^[0-9a-fA-F]{4}$/.test(next) ? parseInt(next, 16) : -1;
+      if (low >= 0xdc00 && low <= 0xdfff) return at + 12;
+    }
+    return this.fail(
+      "json-lone-surrogate",
+      at,
+      `a string holds a lone surrogate escape (\\u${
+        text.slice(at + 2, at + 6)
+      }), which I-JSON forbids (RFC 7493 §2.1): readers disagree on what it means`,
+      true,
+    );
   }
 
   /** Reads a number starting at `pos` (a `-` or a digit) and moves past it. */

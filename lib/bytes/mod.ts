@@ -47,7 +47,13 @@ export { DigestTable } from "./digest_table.ts";
 export { HashSlots, hashText, startsAlike } from "./hash_slots.ts";
 export { type Digests, portableDigests, type Sha256Hasher, sha256Hex } from "./digests.ts";
 export { type ReadErrorCode, RefusalError, type RefusalRule, TaskPackReadError } from "./errors.ts";
-export { canonicalJson, FORBIDDEN_KEYS, isPlainObject, parseJsonStrict } from "./json.ts";
+export {
+  canonicalJson,
+  FORBIDDEN_KEYS,
+  isPlainObject,
+  parseJsonStrict,
+  SHADOWING_KEYS,
+} from "./json.ts";
 export { type Progress, progressCounter } from "./progress.ts";
 export { Sha256 } from "./sha256.ts";
 export {

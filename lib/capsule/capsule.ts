@@ -27,7 +27,8 @@
  *   written, and are never trimmed.
  * - `facts` and `work` are optional. When they are missing, the result holds empty lists.
  *   A work item may leave out `evidence` unless it is done; the result then holds `[]`.
- * - Work ids are unique, because `open_ids` names work by id.
+ * - Work ids may repeat (the contract is silent), but {@linkcode capsuleWarnings} warns: `open_ids`
+ *   names work by id.
  * - `next_action` must be a string when it is present, even when no work is open.
  * - `null` counts as missing for a required field. For an optional field it is the wrong
  *   type.
@@ -127,7 +128,6 @@ export type CapsuleRule =
   | "fact-without-reference"
   | "done-without-evidence"
   | "next-action-required"
-  | "duplicate-id"
   | "open-ids-mismatch";
 
 /**
@@ -320,21 +320,47 @@ function checkFact(value: unknown, path: string, fail: Fail): CapsuleFact {
 }
 
 function checkWorkList(value: unknown, path: string, fail: Fail): CapsuleWork[] {
+  return optionalList(value, path, fail).map((item, i) => checkWork(item, `${path}[${i}]`, fail));
+}
+
+/**
+ * What is worth a warning in a valid capsule, where the contract is silent: two work items with
+ * the same id (`open_ids` names work by id, so it cannot tell them apart). The capsule is valid
+ * all the same; `capsule check` prints these as `warnings`.
+ *
+ * @param capsule A validated capsule (`validateCapsule`'s result).
+ * @returns One sentence per warning, naming the field.
+ *
+ * @example Usage
+ * ```ts
+ * import { capsuleWarnings, validateCapsule } from "@taskpack/cli";
+ * import { assertEquals, assertMatch } from "@std/assert";
+ *
+ * const capsule = validateCapsule({
+ *   task_id: "t1",
+ *   outcome: "Publish guide",
+ *   work: [{ id: "upload", status: "pending" }, { id: "upload", status: "blocked" }],
+ *   next_action: "Upload again",
+ * });
+ * assertEquals(capsule.open_ids, ["upload", "upload"]);
+ * assertMatch(capsuleWarnings(capsule)[0]!, /\$\.work\[1\]\.id/);
+ * ```
+ */
+export function capsuleWarnings(capsule: Capsule): string[] {
+  const warnings: string[] = [];
   const seen = new Map<string, number>();
-  return optionalList(value, path, fail).map((item, i) => {
-    const itemPath = `${path}[${i}]`;
-    const work = checkWork(item, itemPath, fail);
+  capsule.work.forEach((work, i) => {
     const first = seen.get(work.id);
-    if (first !== undefined) {
-      fail(
-        "duplicate-id",
-        `${itemPath}.id`,
-        `${itemPath}.id ${JSON.stringify(work.id)} is already the id of ${path}[${first}]`,
+    if (first === undefined) seen.set(work.id, i);
+    else {
+      warnings.push(
+        `$.work[${i}].id ${
+          JSON.stringify(work.id)
+        } is already the id of $.work[${first}]: open_ids names work by id and cannot tell them apart`,
       );
     }
-    seen.set(work.id, i);
-    return work;
   });
+  return warnings;
 }
 
 function checkWork(value: unknown, path: string, fail: Fail): CapsuleWork {

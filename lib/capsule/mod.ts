@@ -26,6 +26,7 @@ export {
   type CapsuleFact,
   type CapsuleResult,
   type CapsuleRule,
+  capsuleWarnings,
   type CapsuleWork,
   parseCapsuleBytes,
   parseCapsuleText,

@@ -43,6 +43,8 @@ import { luggageNameProblems, packObjectProblems } from "./refuse.ts";
 import { namesOf } from "./names.ts";
 import { type PortabilityWarning, portabilityWarningsOf } from "./host_names.ts";
 import { isPortableScope, sealPack } from "./seal.ts";
+import { isRfc3339DateTime } from "./time.ts";
+import { landingCheckProblems, memberNameWarnings } from "./shape.ts";
 import type { Inflater } from "../zip/mod.ts";
 
 /** The requirement of each check, worded as in spec §6. */
@@ -61,7 +63,6 @@ export const REQUIREMENTS: Readonly<Record<CheckId, string>> = {
 };
 
 const CHECK_IDS = Object.keys(REQUIREMENTS) as CheckId[];
-const PACKED_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Options for {@linkcode judge}. */
 export interface JudgeOptions {
@@ -159,10 +160,10 @@ export async function judge(
       }`,
     );
   }
-  const warnings = portabilityWarningsOf(
-    decoded.luggage.length,
-    (index) => decoded.luggage[index]!.name,
-  );
+  const warnings = [
+    ...portabilityWarningsOf(decoded.luggage.length, (index) => decoded.luggage[index]!.name),
+    ...memberNameWarnings(decoded.object),
+  ];
   return report(decoded.encoding, digest, failures, new Set(), warnings);
 }
 
@@ -176,7 +177,7 @@ function judgeObject(object: unknown, fail: (id: CheckId, detail: string) => voi
   if (pack.kind !== "handoff" && pack.kind !== "receipt") {
     fail("C3", `kind is ${JSON.stringify(pack.kind ?? null)}`);
   }
-  const lineage = lineageProblem(pack.lineage);
+  const lineage = lineageProblem(pack.lineage, state?.id);
   if (lineage) fail("C4", lineage);
   else if (!Array.isArray((pack.lineage as Record<string, unknown>).chain)) {
     fail("C0", "lineage has no chain: landing would have to start one");
@@ -186,6 +187,9 @@ function judgeObject(object: unknown, fail: (id: CheckId, detail: string) => voi
     fail("C2", "landing_checks is not a list");
   } else if (Array.isArray(pack.landing_checks) && !pack.landing_checks.every(isPlainObject)) {
     fail("C2", "a landing check is not an object");
+  }
+  for (const problem of landingCheckProblems(pack.landing_checks)) {
+    fail("C2", `${problem.where}: ${problem.detail}`);
   }
   if (state && state.next_steps !== undefined && !Array.isArray(state.next_steps)) {
     fail("C2", "passport.next_steps is not a list");
@@ -215,10 +219,12 @@ function judgeObject(object: unknown, fail: (id: CheckId, detail: string) => voi
       : "C5";
     fail(id, `${problem.where}: ${problem.detail}`);
   }
-  if (typeof pack.packed_at !== "string" || !PACKED_AT.test(pack.packed_at)) {
+  if (!isRfc3339DateTime(pack.packed_at)) {
     fail(
       "C10",
-      pack.packed_at === undefined ? "packed_at is missing" : "packed_at is not an RFC 3339 time",
+      pack.packed_at === undefined
+        ? "packed_at is missing"
+        : "packed_at is not an RFC 3339 date-time (RFC 3339 §5.6: each field in its range)",
     );
   }
 }

@@ -20,8 +20,21 @@ const WINDOWS_FORBIDDEN_ALL = /[:*?"<>|]/g;
  */
 const WINDOWS_MAYBE = /[:*?"<>|]|(?:^|\/)(?:con|prn|aux|nul|com|lpt)|[. ](?:\/|$)/i;
 
+/**
+ * A segment git reads as its own folder: `.git` in any letter case, with trailing dots or
+ * spaces (Windows drops them), or `git~1` (its 8.3 short name on Windows), once the characters
+ * macOS ignores in names are removed.
+ */
+const GIT_SEGMENT = /(?:^|\/)(?:\.git[. ]*|git~1)(?:\/|$)/i;
+/** Characters HFS+ ignores in a name (zero-width and direction marks, joiners, the BOM). */
+const IGNORED = /[\u200b-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+const HAS_IGNORED = /[\u200b-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/;
+/** Readers that do not decode `%25` in a manifest (bagit-python#157, bagit-java#139). */
+const PERCENT_READERS = "the incumbent task-passport, bagit-python, bagit-java";
+
 /** Systems named in warnings. */
 const WINDOWS = "Windows";
+const GIT = "git, on the receiver's next git command";
 const CASE_INSENSITIVE = "case-insensitive file systems: Windows, macOS";
 const NORMALISING = "file systems that normalise Unicode: macOS";
 
@@ -35,6 +48,11 @@ export interface PortabilityWarning {
   reason: string;
   /** For a clash: the earlier name it clashes with. */
   clashesWith?: string;
+  /**
+   * True when the warning is about a member name of the pack object, not a luggage name:
+   * `name` is then the field's path, such as `passport.facts[0].constructor`.
+   */
+  field?: boolean;
 }
 
 /**
@@ -91,6 +109,16 @@ export function portabilityWarningsOf(
   let folderClashEnd = -1;
   for (let index = 0; index < count; index++) {
     const name = nameAt(index);
+    const git = gitProblem(name);
+    if (git) warnings.push({ name, systems: GIT, reason: git });
+    if (name.includes("%")) {
+      warnings.push({
+        name,
+        systems: PERCENT_READERS,
+        reason:
+          'it holds "%", which the manifest rightly writes as %25 (RFC 8493 §2.1.3); these readers do not decode it and fail the pack',
+      });
+    }
     const windows = windowsProblem(name);
     if (windows) warnings.push({ name, systems: WINDOWS, reason: windows });
     const plain = PLAIN.test(name);
@@ -212,6 +240,37 @@ export function windowsProblem(name: string): string | null {
   return null;
 }
 
+/**
+ * Why a luggage name would put a file inside a `.git` folder (or be a `.git` file) once landed,
+ * or null. Git reads such a folder as a repository's own: a `config` there with
+ * `core.fsmonitor`, or a hook, runs a command on the receiver's next `git status` — data
+ * turned into instructions (§4.5). A `.git` file points git at another folder. The spec allows
+ * the name, so the judge only warns; `land` refuses it unless told to rename it.
+ *
+ * @param name A luggage name the spec allows.
+ * @returns A short reason, or null.
+ *
+ * @example Usage
+ * ```ts
+ * import { gitProblem } from "./host_names.ts";
+ * import { assertEquals, assertMatch } from "@std/assert";
+ *
+ * assertMatch(gitProblem("repo/.git/config")!, /runs commands/);
+ * assertMatch(gitProblem("repo/.GIT./hooks/pre-commit")!, /runs commands/);
+ * assertEquals(gitProblem("notes/.gitignore"), null);
+ * ```
+ */
+export function gitProblem(name: string): string | null {
+  const plain = PLAIN.test(name) || !HAS_IGNORED.test(name) ? name : name.replace(IGNORED, "");
+  if (!GIT_SEGMENT.test(plain)) return null;
+  return "it lands inside a .git folder, from which git runs commands (core.fsmonitor, hooks) on the receiver's next git status";
+}
+
+/** A `.git` segment made inert: it gains a `_` (`.git` → `.git_`). */
+function gitSafe(segment: string): string {
+  return GIT_SEGMENT.test(segment.replace(IGNORED, "")) ? `${segment}_` : segment;
+}
+
 /** What a landing host's file system can hold; the shell finds out and passes it in. */
 export interface HostNameRules {
   /** Windows' rules on names apply (device names, `: * ? " < > |`, trailing dot or space). */
@@ -252,7 +311,8 @@ export interface HostNamePlan {
  * the first name it cannot hold is the problem (the landing refuses before writing). With
  * `rename`, every such name gets a safe one instead: a character Windows forbids becomes `_`,
  * a device name or a segment ending in a dot or a space gains a `_` (`con.txt` → `con_.txt`,
- * `notes.` → `notes._`), and a name that would be the same file as an earlier one gains `~2`
+ * `notes.` → `notes._`), a `.git` segment gains a `_` on every host (`.git` → `.git_`: git
+ * would run commands from a `.git` folder, see {@linkcode gitProblem}), and a name that would be the same file as an earlier one gains `~2`
  * (then `~3`, …) before its extension (`README.txt` → `README~2.txt`). Earlier names keep
  * theirs; a new name never takes one a later file needs as written.
  *
@@ -285,8 +345,11 @@ export function planHostNames(
     if (host.foldsCase) k = k.toLowerCase();
     return k;
   };
-  const why = (name: string): string | null => host.windows ? windowsProblem(name) : null;
-  if (!host.windows && !host.foldsCase && !host.normalises) return { problem: null, renamed: [] };
+  const why = (name: string): string | null =>
+    gitProblem(name) ?? (host.windows ? windowsProblem(name) : null);
+  if (!host.windows && !host.foldsCase && !host.normalises && !names.some((n) => gitProblem(n))) {
+    return { problem: null, renamed: [] };
+  }
 
   // Names that land as they are written, and their folders, may not be taken by a renamed one.
   const asWritten = new Set<string>();
@@ -316,7 +379,8 @@ export function planHostNames(
         landed = known;
         continue;
       }
-      const safe = host.windows ? windowsSafe(segments[i]!) : segments[i]!;
+      const inert = gitSafe(segments[i]!);
+      const safe = host.windows ? windowsSafe(inert) : inert;
       const taken = (candidate: string): string | undefined => {
         const k = key(candidate);
         const clash = files.get(k) ?? (leaf ? folders.get(k) : undefined);

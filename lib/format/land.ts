@@ -30,7 +30,13 @@ import {
   utf8,
 } from "../bytes/mod.ts";
 import type { Ask, Fact, LandingCheck, PackObject, PassportState, Repair } from "./model.ts";
-import { type HostNameRules, type LandedName, planHostNames, POSIX_HOST } from "./host_names.ts";
+import {
+  gitProblem,
+  type HostNameRules,
+  type LandedName,
+  planHostNames,
+  POSIX_HOST,
+} from "./host_names.ts";
 import {
   auditEach,
   auditLuggage,
@@ -47,6 +53,7 @@ import { sealPack } from "./seal.ts";
 import type { Inflater } from "../zip/mod.ts";
 import { deriveTagFiles, LUGGAGE_PREFIX, payloadOf } from "./bag.ts";
 import { lineageProblem } from "./lineage.ts";
+import { landingCheckProblems } from "./shape.ts";
 
 /** Options for {@linkcode land}. */
 export interface LandOptions {
@@ -103,7 +110,8 @@ export interface LandedPack {
  * @param options Digests and limits.
  * @returns The repaired pack object, the repairs, and the verified luggage.
  * @throws {TaskPackReadError} When the file is broken or hostile, or (code `host-name`) when
- * the landing host cannot hold a luggage name and `renameUnportable` is not set.
+ * the landing host cannot hold a luggage name, or (code `git-folder`) when a luggage name lies
+ * in a `.git` folder, and `renameUnportable` is not set.
  * @throws {RefusalError} When it carries a credential, a transcript, or an ask with no accept.
  *
  * @example Usage
@@ -163,7 +171,7 @@ export async function land(
       "the pack carries no passport with an id",
     );
   }
-  const lineage = lineageProblem(object.lineage);
+  const lineage = lineageProblem(object.lineage, state.id);
   if (lineage) throw new TaskPackReadError("wrong-type", "lineage", lineage);
   const shape = listProblem(object, state);
   if (shape) throw new TaskPackReadError("wrong-type", shape.where, shape.detail);
@@ -199,9 +207,17 @@ export async function land(
   // The host's answer comes before any luggage is read, so nothing is staged for a refusal.
   // A list of the names is made only for a host with rules.
   const host = options.host ?? POSIX_HOST;
-  const plan = host.windows || host.foldsCase || host.normalises
+  const git = firstGitName(namesOf(decoded.luggage));
+  const plan = host.windows || host.foldsCase || host.normalises || git !== null
     ? planHostNames([...namesOf(decoded.luggage)], host, options.renameUnportable === true)
     : { problem: null, renamed: [] };
+  if (plan.problem && gitProblem(plan.problem.name)) {
+    throw new TaskPackReadError(
+      "git-folder",
+      LUGGAGE_PREFIX + plan.problem.name,
+      "the luggage holds a .git folder, from which git would run commands (core.fsmonitor, hooks) on the next git status: data turned into instructions (§4.5) (land with --rename-unportable to land it as .git_, which git ignores)",
+    );
+  }
   if (plan.problem) {
     throw new TaskPackReadError(
       "host-name",
@@ -370,6 +386,12 @@ export function planLanding(pack: PackObject, options: PlanOptions): LandingPlan
   return { state, requiredChecks, toReverify, restored, openAsks };
 }
 
+/** The first luggage name inside a `.git` folder, or null. */
+function firstGitName(names: Iterable<string>): string | null {
+  for (const name of names) if (gitProblem(name)) return name;
+  return null;
+}
+
 /** The renamed luggage, told in the new passport's state so nobody looks for the old names. */
 function renamedNote(renamed: readonly LandedName[]): string {
   if (!renamed.length) return "";
@@ -401,7 +423,7 @@ function listProblem(
   if (bad >= 0) {
     return { where: `landing_checks[${bad}]`, detail: "the landing check is not an object" };
   }
-  return null;
+  return landingCheckProblems(checks)[0] ?? null;
 }
 
 function stripInstructionFields(value: unknown, path: string, repairs: Repair[]): unknown {

@@ -76,21 +76,26 @@ export function isPassportId(id: unknown): id is string {
  *
  * assertEquals(parseChainEntry("TP-9CB7-J5MK@2"), { id: "TP-9CB7-J5MK", version: 2 });
  * assertEquals(parseChainEntry("TP-9CB7-J5MK"), null);
+ * assertEquals(parseChainEntry("TP-9CB7@J5MK@2"), null);
  * ```
  */
 export function parseChainEntry(entry: unknown): { id: string; version: number } | null {
   if (typeof entry !== "string") return null;
-  const match = /^(.+)@(0|[1-9][0-9]{0,15})$/.exec(entry);
+  // One "@" only: "A@B@2" would split two ways (id "A@B" at 2, or id "A" at "B@2").
+  const match = /^([^@]+)@(0|[1-9][0-9]{0,15})$/.exec(entry);
   if (!match) return null;
   return { id: match[1]!, version: Number(match[2]) };
 }
 
 /**
- * Checks a lineage: `root_id` a non-empty string, `from_version` a non-negative integer, and,
- * when a chain is present, entries of the form `id@version` whose first id is `root_id` and
- * whose last version is `from_version` (§3).
+ * Checks a lineage: `root_id` a non-empty string without `@`, `from_version` a non-negative
+ * integer, and, when a chain is present, entries of the form `id@version` (one `@`: an id that
+ * holds one would split two ways) whose first id is `root_id` and whose last entry is the
+ * sender — `sender` (the pack's `passport.id`, when given) at `from_version` (§3: "the last
+ * entry is the sender").
  *
  * @param lineage The value found in a pack.
+ * @param sender The pack's own `passport.id`: the passport the pack was made from.
  * @returns A reason it is malformed, or null.
  *
  * @example Usage
@@ -100,14 +105,21 @@ export function parseChainEntry(entry: unknown): { id: string; version: number }
  *
  * assertEquals(lineageProblem({ root_id: "TP-A", from_version: 2, chain: ["TP-A@2"] }), null);
  * assertMatch(lineageProblem({ root_id: "TP-A", from_version: 3, chain: ["TP-A@2"] })!, /last/);
+ * assertMatch(lineageProblem({ root_id: "TP-A", from_version: 2, chain: ["TP-A@2"] }, "TP-B")!, /sender/);
  * ```
  */
-export function lineageProblem(lineage: unknown): string | null {
+export function lineageProblem(lineage: unknown, sender?: unknown): string | null {
   if (typeof lineage !== "object" || lineage === null || Array.isArray(lineage)) {
     return "lineage is missing or not an object";
   }
   const { root_id, from_version, chain } = lineage as Record<string, unknown>;
   if (typeof root_id !== "string" || root_id === "") return "lineage.root_id is missing";
+  if (root_id.includes("@")) {
+    return 'lineage.root_id holds "@", so its chain entry would split two ways';
+  }
+  if (typeof sender === "string" && sender.includes("@")) {
+    return 'passport.id holds "@", so its chain entry would split two ways';
+  }
   if (typeof from_version !== "number" || !Number.isSafeInteger(from_version) || from_version < 0) {
     return "lineage.from_version is not a non-negative integer";
   }
@@ -117,8 +129,12 @@ export function lineageProblem(lineage: unknown): string | null {
   const bad = entries.findIndex((entry) => entry === null);
   if (bad >= 0) return `lineage.chain[${bad}] is not of the form <id>@<version>`;
   if (entries[0]!.id !== root_id) return "lineage.chain does not start at root_id";
-  if (entries[entries.length - 1]!.version !== from_version) {
+  const last = entries[entries.length - 1]!;
+  if (last.version !== from_version) {
     return "the last lineage.chain entry is not at from_version";
+  }
+  if (typeof sender === "string" && last.id !== sender) {
+    return "the last lineage.chain entry is not the sender (§3: it is passport.id at from_version)";
   }
   return null;
 }

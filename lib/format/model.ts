@@ -53,6 +53,11 @@ export interface Fact {
   needs_reverify?: boolean;
   /** Where the claim comes from. */
   source?: string;
+  /**
+   * For an `org` fact: the actor who sent it across (§4.2: it "keeps `verified`, annotated
+   * with the source actor"), written when it is first packed and kept on later hops.
+   */
+  source_actor?: string;
   /** Fields this version does not know, carried through. */
   [field: string]: unknown;
 }
@@ -252,8 +257,9 @@ export interface Report {
   /** One entry per check, C0 to C10 in order. */
   checks: CheckResult[];
   /**
-   * Luggage names some systems cannot hold (see `portabilityWarnings`). They never change `ok`
-   * or `passed`: the spec allows these names, and the landing host decides.
+   * Luggage names some systems or readers cannot hold or read (see `portabilityWarnings`), and
+   * member names of the pack object worth a warning (`field: true`). They never change `ok` or
+   * `passed`: the spec allows these names, and the landing host decides.
    */
   warnings: PortabilityWarning[];
 }

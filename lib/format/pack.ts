@@ -87,7 +87,8 @@ export interface BuildPackOptions {
 
 /**
  * Builds the pack object for a passport (§3): lineage extended from the passport's own
- * (§3.1), asks and landing checks normalised. Nothing is sealed or refused here: that is
+ * (§3.1), `org` facts annotated with the source actor (§4.2), asks and landing checks
+ * normalised. Nothing is sealed or refused here: that is
  * {@linkcode preparePack}'s job, and every encoder requires it.
  *
  * @param state The passport state to send.
@@ -111,6 +112,13 @@ export interface BuildPackOptions {
  * assertEquals(pack.packed_at, "2026-12-02T16:46:10Z");
  * assertEquals(pack.lineage.chain, ["TP-9CB7-J5MK@2"]);
  * assertEquals(pack.asks[0]!.id, "a1");
+ *
+ * // §4.2: an org fact travels annotated with the actor who sent it.
+ * const org = buildPackObject(
+ *   { id: "TP-9CB7-J5MK", version: 2, facts: [{ claim: "ids are kebab-case", scope: "org" }] },
+ *   { packedAt: "2026-12-02T16:46:10Z", machine: "vm", actor: "alice" },
+ * );
+ * assertEquals(org.passport.facts![0]!.source_actor, "alice");
  * ```
  */
 export function buildPackObject(state: PassportState, options: BuildPackOptions): PackObject {
@@ -118,17 +126,35 @@ export function buildPackObject(state: PassportState, options: BuildPackOptions)
     throw new TypeError("Cannot build pack: the passport state has no id");
   }
   const harness = options.harness ?? (typeof state.harness === "string" ? state.harness : "");
+  const actor = options.actor ?? "";
   return {
     spec: PACK_SPEC,
     kind: options.kind === "receipt" ? "receipt" : "handoff",
     packed_at: formatPackedAt(options.packedAt),
-    origin: { actor: options.actor ?? "", machine: options.machine, harness },
+    origin: { actor, machine: options.machine, harness },
     lineage: lineageForPack({ ...state, version: Number(state.version) || 0 }),
     note: options.note ?? "",
-    passport: state,
+    passport: annotateOrgFacts(state, actor || "unknown"),
     asks: (options.asks ?? []).map(normaliseAsk),
     landing_checks: (options.landingChecks ?? []).map(normaliseCheck),
   };
+}
+
+/**
+ * §4.2: an `org` fact keeps `verified` across a machine, "annotated with the source actor".
+ * Each one without a `source_actor` gets the actor packing it; one that has it (from an earlier
+ * hop) keeps it, since the source is where the fact came from. The same state when none changes.
+ */
+function annotateOrgFacts(state: PassportState, actor: string): PassportState {
+  if (!Array.isArray(state.facts)) return state;
+  let changed = false;
+  const facts = state.facts.map((fact) => {
+    if (!isPlainObject(fact) || fact.scope !== "org") return fact;
+    if (typeof fact.source_actor === "string" && fact.source_actor !== "") return fact;
+    changed = true;
+    return { ...fact, source_actor: actor };
+  });
+  return changed ? { ...state, facts } : state;
 }
 
 /**

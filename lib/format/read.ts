@@ -40,6 +40,7 @@ import {
 } from "./bag.ts";
 import { type CheckId, FLAT_VERSION, PACK_SPEC } from "./model.ts";
 import { luggageNameProblem, luggageSetProblem } from "./names.ts";
+import { fieldTypeProblem } from "./shape.ts";
 import {
   DEFAULT_ZIP_LIMITS,
   type Inflater,
@@ -554,11 +555,29 @@ async function decodeJson(
     bytes = bytes.subarray(3);
   }
   const text = decodeText(bytes, "(file)");
-  const raw = parseJsonStrict(text, {
-    maxDepth: limits.maxJsonDepth,
-    maxKeyLength: limits.maxJsonKeyLength,
-    where: "(file)",
-  });
+  // The wrapper is one level more than the pack object it carries: the limit is the pack
+  // object's, as for a bag's data/passport.json, so a bag that reads converts to a flat file
+  // that reads (C9 at the limit).
+  let raw: unknown;
+  try {
+    raw = parseJsonStrict(text, {
+      maxDepth: limits.maxJsonDepth + 1,
+      maxKeyLength: limits.maxJsonKeyLength,
+      wellFormed: true,
+      where: "(file)",
+    });
+  } catch (error) {
+    if (!(error instanceof TaskPackReadError) || error.code !== "json-too-deep") throw error;
+    // Said of the pack object, whose limit it is (the wrapper's level is not counted).
+    throw new TaskPackReadError(
+      "json-too-deep",
+      error.where,
+      stripReadPrefix(error.message).replace(
+        `deeper than ${limits.maxJsonDepth + 1} levels`,
+        `deeper than ${limits.maxJsonDepth} levels inside the wrapper`,
+      ).slice(0, error.where ? -(error.where.length + 3) : undefined),
+    );
+  }
   if (!isPlainObject(raw)) {
     throw new TaskPackReadError("wrong-type", "(file)", "the JSON file is not an object");
   }
@@ -570,7 +589,7 @@ async function decodeJson(
       throw new TaskPackReadError(
         "unsupported-version",
         "taskpack",
-        `"${String(raw.taskpack).slice(0, 40)}" is not a TaskPack version this reader knows (0.1)`,
+        `${shown(raw.taskpack)} is not a TaskPack version this reader knows (0.1)`,
       );
     }
     if (raw.encoding !== "flat") {
@@ -728,7 +747,7 @@ function decodeAttachments(
       throw new TaskPackReadError(
         "flat-attachment",
         where,
-        `the attachment declares ${String(bytes).slice(0, 20)} bytes but holds ${content.length}`,
+        `the attachment declares ${shown(bytes)} bytes but holds ${content.length}`,
       );
     }
     const held = content;
@@ -776,12 +795,18 @@ function parseObject(
   const value = parseJsonStrict(decodeText(bytes, where), {
     maxDepth: limits.maxJsonDepth,
     maxKeyLength: limits.maxJsonKeyLength,
+    wellFormed: true,
     where,
   });
   if (!isPlainObject(value)) {
     throw new TaskPackReadError("wrong-type", where, "the pack object is not a JSON object");
   }
   return value;
+}
+
+/** A read error's message without the prefix its constructor adds. */
+function stripReadPrefix(message: string): string {
+  return message.replace(/^Cannot read taskpack: /, "");
 }
 
 function decodeText(bytes: Uint8Array, where: string): string {
@@ -797,9 +822,24 @@ function checkSpec(object: Record<string, unknown>, where: string): void {
     throw new TaskPackReadError(
       "unsupported-version",
       `${where} spec`,
-      `"${String(object.spec).slice(0, 40)}" is not a pack spec this reader knows (${PACK_SPEC})`,
+      `${shown(object.spec)} is not a pack spec this reader knows (${PACK_SPEC})`,
     );
   }
+  // A field the format gives text to, holding an object, has no one reading as text.
+  const typed = fieldTypeProblem(object);
+  if (typed) throw new TaskPackReadError("wrong-type", typed.where, typed.detail);
+}
+
+/** A value as a refusal quotes it: its first 40 characters as JSON, whatever its type. */
+function shown(value: unknown): string {
+  const text = typeof value === "string" ? JSON.stringify(value.slice(0, 40)) : (() => {
+    try {
+      return JSON.stringify(value) ?? typeof value;
+    } catch {
+      return typeof value;
+    }
+  })();
+  return text.length > 42 ? `${text.slice(0, 41)}…` : text;
 }
 
 /** What streaming one luggage file found. */

@@ -6,7 +6,7 @@
  * one). {@linkcode mergeReceipt} refuses any other target and refuses a handoff; writes
  * `answer` and `status` (and `answered_by`, `answered_at`) onto the matching asks and nothing
  * else of theirs; never touches the goal, current state or next steps; adopts the receipt's
- * unmatched asks as open asks; adds the receipt's facts (sealed, as every fact that crosses a
+ * unmatched asks as open asks (with no `answered_by` or `answered_at`); adds the receipt's facts (sealed, as every fact that crosses a
  * machine); and reports, never adopts, the receipt's landing checks.
  *
  * @module
@@ -115,7 +115,9 @@ export function mergeReceipt(target: PassportState, receipt: PackObject): MergeR
     const index = asks.findIndex((mine) => mine?.id === ask.id && mine?.what === ask.what);
     if (index < 0) {
       adopted.push(ask.id);
-      asks.push({ ...ask, status: "open", answer: null, received_from: sender });
+      // Adopted open (§4.4.1.3): an answer the receipt claims for it is not this side's answer.
+      const { answered_by: _by, answered_at: _at, ...question } = ask;
+      asks.push({ ...question, status: "open", answer: null, received_from: sender });
       continue;
     }
     const mine = asks[index]!;

@@ -4,12 +4,13 @@
  * Pre-flight warnings for a pack: things that make a handoff worse but that only the sender can
  * judge (unlike refusals, which nobody may override). A reference to a path on the sender's
  * disk, a fact with no scope (it will travel as machine-scoped and arrive sealed), an accept
- * rule too short to judge an answer by.
+ * rule too short to judge an answer by, a member named `constructor` or `prototype`.
  *
  * @module
  */
 import { isPlainObject } from "../bytes/mod.ts";
 import type { Ask, PassportState } from "./model.ts";
+import { memberNameWarnings } from "./shape.ts";
 
 const LOCAL_PATH = /(^|[\s"'(（])([A-Za-z]:[\\/]|\/Users\/|\/home\/|\/root\/|~\/|\\\\[^\\\s]+\\)/;
 
@@ -61,6 +62,9 @@ export function packWarnings(
       );
     }
   });
+  for (const warning of memberNameWarnings({ passport: state, asks })) {
+    warnings.push(`${warning.name}: ${warning.reason}`);
+  }
   for (const ask of asks) {
     if (typeof ask.accept === "string" && ask.accept.trim().length < 12) {
       warnings.push(
