@@ -129,8 +129,8 @@ export async function landPack(work: Workplace, request: LandRequest): Promise<L
       throw new OperationError(
         "usage",
         "receipt-needs-into",
-        `${nameOf(request.pack)} is a receipt answering ${target}; merge it into that passport ` +
-          `(land it with into ${target})`,
+        `${nameOf(request.pack)} is a receipt answering ${target}; merge it into that passport: ` +
+          `taskpack land ${nameOf(request.pack)} --into ${target}`,
         nameOf(request.pack),
       );
     }
