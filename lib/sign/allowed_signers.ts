@@ -50,6 +50,18 @@ const OPTION_NAMES = ["cert-authority", "namespaces", "valid-after", "valid-befo
  * @param where Its name, for error messages and notes.
  * @returns The lines that hold a key this library verifies.
  * @throws {SignatureError} `allowed-signers` for a line that cannot be read, naming the line.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseAllowedSigners } from "./mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const list = parseAllowedSigners(
+ *   '# the team\nalice@example.com namespaces="git,taskpack" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea\n',
+ * );
+ * assertEquals(list.signers[0]!.principals, "alice@example.com");
+ * assertEquals(list.signers[0]!.namespaces, "git,taskpack");
+ * ```
  */
 export function parseAllowedSigners(text: string, where = "allowed_signers"): AllowedSigners {
   const signers: AllowedSigner[] = [];
@@ -201,6 +213,15 @@ export function matchPattern(text: string, pattern: string): boolean {
  * @param text The text (a namespace).
  * @param list The pattern list.
  * @returns Whether it matches.
+ *
+ * @example Usage
+ * ```ts
+ * import { matchPatternList } from "./mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(matchPatternList("taskpack", "git,task*"), true);
+ * assertEquals(matchPatternList("git", "*,!git"), false);
+ * ```
  */
 export function matchPatternList(text: string, list: string): boolean {
   let matched = false;
@@ -234,6 +255,20 @@ export interface SignerMatch {
  * @param at When the signature is checked (milliseconds since 1970); needed by lines with a
  *   time window.
  * @returns The principals and the notes.
+ *
+ * @example Usage
+ * ```ts
+ * import { findPrincipals, parseAllowedSigners, parsePublicKey } from "./mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const list = parseAllowedSigners(
+ *   'alice@example.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea\nbob@example.com namespaces="git" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea\n',
+ *   "team",
+ * );
+ * const found = findPrincipals(list, parsePublicKey("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea"), "taskpack");
+ * assertEquals(found.principals, ["alice@example.com"]);
+ * assertEquals(found.notes, ['team:2 lists the key for the namespaces "git" only']);
+ * ```
  */
 export function findPrincipals(
   list: AllowedSigners,

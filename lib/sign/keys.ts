@@ -92,6 +92,16 @@ export function keyMaterial(key: SshPublicKey): KeyMaterial {
  *
  * @param blob The key's wire form.
  * @returns The fingerprint.
+ *
+ * @example Usage
+ * ```ts
+ * import { parsePublicKey, sshFingerprint } from "./mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * // RFC 8032's first test key, as OpenSSH writes it.
+ * const key = parsePublicKey("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea test");
+ * assertEquals(sshFingerprint(key.blob), "SHA256:bbXpuKG6zhzdmnxq256TlqzFBzRl2f6OOg722cYNbU8");
+ * ```
  */
 export function sshFingerprint(blob: Uint8Array): string {
   const hash = new Sha256();
@@ -107,6 +117,15 @@ export function sshFingerprint(blob: Uint8Array): string {
  * @param code The code of the error a fault raises.
  * @returns The key.
  * @throws {SignatureError} When the bytes are not a key of a supported type.
+ *
+ * @example Usage
+ * ```ts
+ * import { parsePublicKey, publicKeyFromBlob } from "./mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const { blob } = parsePublicKey("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea");
+ * assertEquals(publicKeyFromBlob(blob).type, "ssh-ed25519");
+ * ```
  */
 export function publicKeyFromBlob(
   blob: Uint8Array,
@@ -192,6 +211,15 @@ function decodeKey(
  * @param where Where it came from, for an error's message.
  * @returns The key.
  * @throws {SignatureError} When the line is not a key of a supported type.
+ *
+ * @example Usage
+ * ```ts
+ * import { parsePublicKey } from "./mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const key = parsePublicKey("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea alice@laptop");
+ * assertEquals([key.label, key.bits, key.fingerprint], ["ED25519", 256, "SHA256:bbXpuKG6zhzdmnxq256TlqzFBzRl2f6OOg722cYNbU8"]);
+ * ```
  */
 export function parsePublicKey(line: string, where = "public key"): SshPublicKey {
   const [type, base64] = line.trim().split(/\s+/);
@@ -220,6 +248,14 @@ export function parsePublicKey(line: string, where = "public key"): SshPublicKey
  *
  * @param key The key.
  * @returns The line.
+ *
+ * @example Usage
+ * ```ts
+ * import { formatPublicKey, parsePublicKey } from "./mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(formatPublicKey(parsePublicKey("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea a comment")), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea");
+ * ```
  */
 export function formatPublicKey(key: SshPublicKey): string {
   return `${key.type} ${encodeBase64(key.blob)}`;

@@ -25,6 +25,15 @@ export const PACK_SIGNATURE_NAMESPACE = "taskpack";
  * @param digest The pack digest (with or without a `sha256:` prefix).
  * @returns The bytes signed.
  * @throws {SignatureError} `digest` when it is not 64 hex digits.
+ *
+ * @example Usage
+ * ```ts
+ * import { packSignatureMessage } from "./mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const digest = "ab".repeat(32);
+ * assertEquals(new TextDecoder().decode(packSignatureMessage(`sha256:${digest}`)), `${digest}\n`);
+ * ```
  */
 export function packSignatureMessage(digest: string): Uint8Array {
   const hex = digest.startsWith("sha256:") ? digest.slice("sha256:".length) : digest;
@@ -159,6 +168,23 @@ export function signPackDigest(digest: string, keyPair: CryptoKeyPair): Promise<
  *
  * @param signature A verified signature.
  * @returns The line.
+ *
+ * @example Usage
+ * ```ts
+ * import { describePackSignature } from "./mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const line = describePackSignature({
+ *   status: "unknown-key",
+ *   principals: [],
+ *   keyType: "ED25519",
+ *   fingerprint: "SHA256:bbXpuKG6zhzdmnxq256TlqzFBzRl2f6OOg722cYNbU8",
+ *   publicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea",
+ *   hashAlgorithm: "sha512",
+ *   notes: [],
+ * });
+ * assertEquals(line, "signed by a key you do not list (ED25519 SHA256:bbXpuKG6zhzdmnxq256TlqzFBzRl2f6OOg722cYNbU8)");
+ * ```
  */
 export function describePackSignature(signature: PackSignature): string {
   const key = `${signature.keyType} ${signature.fingerprint}`;

@@ -19,6 +19,15 @@ import { wireString } from "./wire.ts";
  *
  * @param publicKey The public half of an Ed25519 key pair.
  * @returns The key, as OpenSSH names it.
+ *
+ * @example Usage
+ * ```ts
+ * import { ed25519PublicKey } from "./mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const keys = await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"]) as CryptoKeyPair;
+ * assertEquals((await ed25519PublicKey(keys.publicKey)).label, "ED25519");
+ * ```
  */
 export async function ed25519PublicKey(publicKey: CryptoKey): Promise<SshPublicKey> {
   if (publicKey.algorithm.name !== "Ed25519" || publicKey.type !== "public") {
@@ -41,6 +50,16 @@ export async function ed25519PublicKey(publicKey: CryptoKey): Promise<SshPublicK
  * @param keyPair An Ed25519 key pair (`crypto.subtle.generateKey("Ed25519", ...)`, or imported).
  * @param hashAlgorithm The hash of the message (`ssh-keygen`'s default: sha512).
  * @returns The armored signature.
+ *
+ * @example Usage
+ * ```ts
+ * import { signWithEd25519 } from "./mod.ts";
+ * import { assertMatch } from "@std/assert";
+ *
+ * const keys = await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"]) as CryptoKeyPair;
+ * const armored = await signWithEd25519(new TextEncoder().encode("hello\n"), "file", keys);
+ * assertMatch(armored, /^-----BEGIN SSH SIGNATURE-----\n/);
+ * ```
  */
 export async function signWithEd25519(
   message: Uint8Array,

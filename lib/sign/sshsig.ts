@@ -49,6 +49,17 @@ export interface SshSignature {
  * @returns The signature.
  * @throws {SignatureError} `sig-armor` when the text is not an armored signature, `sig-format`
  *   when its bytes are not one, `sig-unsupported` for a key type this library does not verify.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseSshSignature, signWithEd25519 } from "./mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const keys = await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"]) as CryptoKeyPair;
+ * const armored = await signWithEd25519(new TextEncoder().encode("hi\n"), "file", keys);
+ * const sig = parseSshSignature(armored);
+ * assertEquals([sig.namespace, sig.hashAlgorithm, sig.algorithm], ["file", "sha512", "ssh-ed25519"]);
+ * ```
  */
 export function parseSshSignature(armored: string | Uint8Array, where = "signature"): SshSignature {
   return parseSshSignatureBytes(dearmor(armored, where), where);
@@ -88,6 +99,14 @@ function dearmor(armored: string | Uint8Array, where: string): Uint8Array {
  * @param where What it is, for an error's message.
  * @returns The signature.
  * @throws {SignatureError} As {@linkcode parseSshSignature}.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseSshSignatureBytes, SignatureError } from "./mod.ts";
+ * import { assertThrows } from "@std/assert";
+ *
+ * assertThrows(() => parseSshSignatureBytes(new TextEncoder().encode("SSHSIG")), SignatureError);
+ * ```
  */
 export function parseSshSignatureBytes(bytes: Uint8Array, where = "signature"): SshSignature {
   const r = new WireReader(bytes, "sig-format", where);
@@ -127,6 +146,16 @@ export function parseSshSignatureBytes(bytes: Uint8Array, where = "signature"): 
  * @param hashAlgorithm The hash's name.
  * @param messageHash The hash of the message.
  * @returns The bytes to sign.
+ *
+ * @example Usage
+ * ```ts
+ * import { signedData } from "./mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const blob = signedData("taskpack", "sha256", new Uint8Array(32));
+ * assertEquals(new TextDecoder().decode(blob.subarray(0, 6)), "SSHSIG");
+ * assertEquals(blob.length, 6 + 12 + 4 + 10 + 36);
+ * ```
  */
 export function signedData(
   namespace: string,
@@ -150,6 +179,17 @@ export function signedData(
  * @param hashAlgorithm The hash's name.
  * @param signature The signature's wire form.
  * @returns The bytes the armor holds.
+ *
+ * @example Usage
+ * ```ts
+ * import { armorSshSignature, parseSshSignatureBytes, parsePublicKey, sshSignatureBytes } from "./mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const key = parsePublicKey("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea");
+ * const bytes = sshSignatureBytes(key.blob, "taskpack", "sha512", new Uint8Array([0, 0, 0, 1, 120]));
+ * assertEquals(parseSshSignatureBytes(bytes).algorithm, "x");
+ * assertEquals(armorSshSignature(bytes).split("\n")[0], "-----BEGIN SSH SIGNATURE-----");
+ * ```
  */
 export function sshSignatureBytes(
   publicKey: Uint8Array,
@@ -174,6 +214,17 @@ export function sshSignatureBytes(
  *
  * @param bytes The binary form.
  * @returns The text.
+ *
+ * @example Usage
+ * ```ts
+ * import { armorSshSignature } from "./mod.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(
+ *   armorSshSignature(new Uint8Array(3)),
+ *   "-----BEGIN SSH SIGNATURE-----\nAAAA\n-----END SSH SIGNATURE-----\n",
+ * );
+ * ```
  */
 export function armorSshSignature(bytes: Uint8Array): string {
   const body = encodeBase64(bytes);

@@ -55,6 +55,18 @@ function sha256(data: Uint8Array): Uint8Array {
  * @returns What a security key said (for the `sk-` types), else null.
  * @throws {SignatureError} `sig-namespace`, `sig-unsupported`, `sig-format`, or `sig-mismatch`
  *   when it does not match.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseSshSignature, SignatureError, signWithEd25519, verifySshSignature } from "./mod.ts";
+ * import { assertEquals, assertRejects } from "@std/assert";
+ *
+ * const keys = await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"]) as CryptoKeyPair;
+ * const message = new TextEncoder().encode("hello\n");
+ * const sig = parseSshSignature(await signWithEd25519(message, "file", keys));
+ * assertEquals(await verifySshSignature(sig, message, "file"), null);
+ * await assertRejects(() => verifySshSignature(sig, new Uint8Array(1), "file"), SignatureError);
+ * ```
  */
 export async function verifySshSignature(
   signature: SshSignature,
