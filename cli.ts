@@ -72,6 +72,11 @@ PACKS (the box that leaves)
   conformance <file>              Judge against C0-C10 (spec §6), strictly, as written.
                                   Exit 0 conformant, 2 not.
   inspect <file>                  What is inside, as written. Writes nothing.
+  sign <pack> [--key <file>]      Sign it with your SSH key (ssh-keygen): writes <pack>.sig.
+  verify <pack> [--sig <file>] [--allowed-signers <file>] [--message]
+                                  Who signed it, by your trust list (docs/signing.md). Exit 0
+                                  signed by a key you list, 3 unsigned or a key you do not, 2
+                                  a signature that does not match.
   convert <in> --out <out> [--max-inline <bytes>|unlimited]
                                   Bag <-> flat; the ending of <out> picks the encoding.
   demo [--dir <folder>]           A sample task packed both ways, judged, converted, landed.
@@ -162,6 +167,24 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
           ...(maxInline === undefined ? {} : { maxInline }),
         }, io);
       }
+      case "sign":
+        return await (await import("./cli/sign.ts")).runSign(onePath(positionals, "sign <pack>"), {
+          key: values.key,
+          json,
+          limits,
+        }, io);
+      case "verify":
+        return await (await import("./cli/verify.ts")).runVerify(
+          onePath(positionals, "verify <pack>"),
+          {
+            sig: values.sig,
+            allowedSigners: values["allowed-signers"],
+            message: values.message,
+            json,
+            limits,
+          },
+          io,
+        );
       case "demo":
         if (positionals.length) throw new UsageError("demo takes no file");
         return await (await import("./cli/demo.ts")).runDemo(values.dir, io);
@@ -290,6 +313,10 @@ function parse(args: string[]) {
       open: { type: "boolean" },
       from: { type: "string" },
       to: { type: "string" },
+      key: { type: "string" },
+      sig: { type: "string" },
+      "allowed-signers": { type: "string" },
+      message: { type: "boolean" },
     });
   } catch (error) {
     throw new UsageError((error as Error).message);

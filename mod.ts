@@ -13,6 +13,9 @@
  *   chokepoint: sealing and refusals) -> {@linkcode encodeBag} / {@linkcode encodeFlat}.
  * - Judge strictly: {@linkcode judge} (C0-C10, never throws).
  * - Land leniently: {@linkcode land} -> {@linkcode planLanding}.
+ * - Signed packs: {@linkcode verifyPackSignature} checks a `<pack>.sig` (an SSH signature over
+ *   the pack digest, as `ssh-keygen -Y sign -n taskpack` makes it) against git's
+ *   `allowed_signers`; {@linkcode signPackDigest} signs with an in-memory Ed25519 key.
  *
  * @example Pack, judge, land
  * ```ts
@@ -268,6 +271,31 @@ export {
   withTaskPackExtension,
 } from "./lib/a2a/mod.ts";
 export type { ZipLimits } from "./lib/zip/mod.ts";
+export {
+  type AllowedSigner,
+  type AllowedSigners,
+  describePackSignature,
+  ed25519PublicKey,
+  findPrincipals,
+  PACK_SIGNATURE_NAMESPACE,
+  type PackSignature,
+  packSignatureMessage,
+  parseAllowedSigners,
+  parsePublicKey,
+  parseSshSignature,
+  type SecurityKeySigning,
+  SignatureError,
+  type SignatureErrorCode,
+  type SignerMatch,
+  signPackDigest,
+  sshFingerprint,
+  type SshKeyType,
+  type SshPublicKey,
+  type SshSigHash,
+  type SshSignature,
+  type VerifyPackOptions,
+  verifyPackSignature,
+} from "./lib/sign/mod.ts";
 
 // `deno run -A jsr:@taskpack/cli <verb>` runs the command line. Importing this module never does,
 // nor does it bring the CLI into a library user's module graph: the CLI's name is put together

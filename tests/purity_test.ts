@@ -108,6 +108,7 @@ const MAY_USE: Record<string, readonly string[]> = {
   home: ["bytes", "scan", "format"],
   capsule: ["bytes", "format"],
   a2a: ["bytes", "format"],
+  sign: ["bytes"],
 };
 
 const IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g;

@@ -41,9 +41,15 @@ import {
   pathWithout,
   ROOT,
   run,
+  runOk,
   type RunResult,
 } from "./_tools.ts";
-import { type CheckInput, type CheckResult, zipEntries } from "../tests/runtimes/checks.ts";
+import {
+  type CheckInput,
+  type CheckResult,
+  type CheckSignature,
+  zipEntries,
+} from "../tests/runtimes/checks.ts";
 import { MANY_SMALL_FILES } from "../app/mod.ts";
 
 const RUNTIMES_DIR = join(ROOT, "dist", "runtimes");
@@ -101,6 +107,7 @@ async function main(): Promise<number> {
   const inputs = {
     fixtures: await readInputs(INTEROP_DIR, await readdir(INTEROP_DIR)),
     hostile: await hostileSample(),
+    signatures: await sshSignatures(),
   };
   const inputsPath = join(RUNTIMES_DIR, "inputs.json");
   await writeFile(inputsPath, JSON.stringify(inputs));
@@ -241,6 +248,47 @@ async function hostileSample(): Promise<CheckInput[]> {
   const sample = files.filter((_, i) => i % step === 0);
   log(`hostile corpus: ${sample.length} of ${files.length} files`);
   return await readInputs(HOSTILE_DIR, sample);
+}
+
+/**
+ * A pack signature from Debian's `ssh-keygen -Y sign` for each key type, with keys made now in a
+ * temporary folder (none is kept); none when `ssh-keygen` is missing.
+ */
+async function sshSignatures(): Promise<CheckSignature[]> {
+  const dir = await mkdtemp(join(tmpdir(), "taskpack-runtimes-keys-"));
+  const digest = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+  const out: CheckSignature[] = [];
+  try {
+    const kinds: [string, string[]][] = [
+      ["ed25519", ["-t", "ed25519"]],
+      ["ecdsa", ["-t", "ecdsa", "-b", "256"]],
+      ["rsa", ["-t", "rsa", "-b", "3072"]],
+    ];
+    for (const [name, type] of kinds) {
+      const key = join(dir, name);
+      const made = await run("ssh-keygen", [...type, "-N", "", "-q", "-f", key]).catch(() => null);
+      if (!made || made.code !== 0) {
+        log("ssh-keygen is missing or failed: skipping the OpenSSH signatures");
+        return [];
+      }
+      const signed = await runOk("sh", [
+        "-c",
+        `printf '%s\\n' "$0" | ssh-keygen -Y sign -n taskpack -f "$1"`,
+        digest,
+        key,
+      ]);
+      const pub = (await readFile(`${key}.pub`, "utf8")).trim();
+      out.push({
+        name,
+        digest,
+        signature: signed.stdout,
+        allowedSigners: `alice@example.com ${pub}\n`,
+      });
+    }
+    return out;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 // --- runs -------------------------------------------------------------------------------

@@ -39,6 +39,20 @@ export interface CheckInputs {
   fixtures: CheckInput[];
   /** A sample of the hostile corpus (`testdata/hostile/`), possibly empty. */
   hostile: CheckInput[];
+  /** Signatures `ssh-keygen -Y sign` made at run time, one per key type (possibly none). */
+  signatures?: CheckSignature[];
+}
+
+/** A pack signature made by OpenSSH, and the trust list that names its key. */
+export interface CheckSignature {
+  /** The key type it was made with (`ed25519`, `ecdsa`, `rsa`). */
+  name: string;
+  /** The pack digest signed. */
+  digest: string;
+  /** The armored signature. */
+  signature: string;
+  /** An `allowed_signers` line for its key. */
+  allowedSigners: string;
 }
 
 /** One ZIP entry, as stored. */
@@ -127,6 +141,7 @@ export async function runChecks(tp: TaskpackApi, inputs: CheckInputs): Promise<C
   shared.hostile = hostile;
   shared.deflateEdges = await deflateEdges(tp);
   shared.smallEntriesBag = await smallEntriesBag(tp);
+  shared.signatures = await signatureChecks(tp, inputs.signatures ?? []);
   return { shared, own };
 }
 
@@ -147,6 +162,39 @@ async function smallEntriesBag(tp: TaskpackApi): Promise<Record<string, unknown>
   const prepared = await tp.preparePack(tp.buildPackObject(sampleState(), SAMPLE_OPTIONS), files);
   const bag = await streamBytes(tp.encodeBag(prepared));
   return { sha256: await sha256Hex(bag), size: bag.length, methods: await zipMethods(bag) };
+}
+
+/**
+ * OpenSSH's signatures verified on this runtime's WebCrypto (and refused over another digest),
+ * and one made here with an in-memory Ed25519 key, verified back.
+ */
+async function signatureChecks(
+  tp: TaskpackApi,
+  signatures: readonly CheckSignature[],
+): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  const other = "0".repeat(64);
+  for (const input of signatures) {
+    out[input.name] = {
+      verified: await attempt(() =>
+        tp.verifyPackSignature(input.digest, input.signature, {
+          allowedSigners: input.allowedSigners,
+        })
+      ),
+      otherDigest: await attempt(() => tp.verifyPackSignature(other, input.signature)),
+    };
+  }
+  out.inMemory = await attempt(async () => {
+    const keys = await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"]);
+    const signature = await tp.signPackDigest(other, keys as CryptoKeyPair);
+    const { status, keyType, hashAlgorithm } = await tp.verifyPackSignature(other, signature);
+    const refused = await tp.verifyPackSignature("1".repeat(64), signature).then(
+      () => "accepted",
+      (error) => (error as { code?: string }).code,
+    );
+    return { status, keyType, hashAlgorithm, refused };
+  });
+  return out;
 }
 
 /** "hello" as raw DEFLATE: one final block with fixed Huffman codes, ended by its last byte. */
