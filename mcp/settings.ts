@@ -56,5 +56,5 @@ export function resolveMcpSettings(run: CliMain, options: McpOptions = {}): McpS
 
 /** A folder store is pinned to an absolute path; other kinds of store are kept as named. */
 function absoluteStore(spec: string): string {
-  return /^(kv:|https?:\/\/)/i.test(spec) ? spec : resolve(spec);
+  return /^(kv:|https?:\/\/|postgres(ql)?:\/\/)/i.test(spec) ? spec : resolve(spec);
 }
