@@ -128,12 +128,22 @@ async function serverUser(): Promise<RunAs | null> {
   return { uid, gid };
 }
 
+/** Options for {@linkcode startPostgres}. */
+export interface StartOptions {
+  /**
+   * Serve TLS with this certificate and key (PEM), and accept TCP sign-ins over TLS only
+   * (`hostssl`), so a client that does not speak TLS is refused.
+   */
+  tls?: { cert: string; key: string };
+}
+
 /**
  * Starts a PostgreSQL of its own.
  *
+ * @param options TLS.
  * @returns The running server; `destroy()` it when done.
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(options: StartOptions = {}): Promise<TestPostgres> {
   const bin = postgresBinDir();
   const runAs = await serverUser();
   const dir = await Deno.makeTempDir({ prefix: "taskpack-pg-" });
@@ -161,6 +171,21 @@ export async function startPostgres(): Promise<TestPostgres> {
     "--no-sync",
   ], runAs);
   await Deno.remove(`${dir}/pwfile`);
+  const tlsArgs: string[] = [];
+  if (options.tls) {
+    await Deno.writeTextFile(`${data}/server.crt`, options.tls.cert, { mode: 0o600 });
+    await Deno.writeTextFile(`${data}/server.key`, options.tls.key, { mode: 0o600 });
+    await Deno.writeTextFile(
+      `${data}/pg_hba.conf`,
+      "local all all trust\nhostssl all all 127.0.0.1/32 scram-sha-256\n",
+    );
+    if (runAs) {
+      for (const file of ["server.crt", "server.key", "pg_hba.conf"]) {
+        await Deno.chown(`${data}/${file}`, runAs.uid, runAs.gid);
+      }
+    }
+    tlsArgs.push("-c", "ssl=on", "-c", "ssl_cert_file=server.crt", "-c", "ssl_key_file=server.key");
+  }
   const port = freePort();
   let child: Deno.ChildProcess | null = null;
   let log: Promise<string> = Promise.resolve("");
@@ -179,6 +204,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       "fsync=off",
       "-c",
       "max_connections=200",
+      ...tlsArgs,
     ];
     const [program, list] = as(runAs, `${bin}/postgres`, args);
     child = new Deno.Command(program, {

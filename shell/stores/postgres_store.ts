@@ -33,6 +33,7 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { checkServerIdentity, type PeerCertificate } from "node:tls";
 import pg from "pg";
 import { parseJsonStrict } from "../../lib/bytes/mod.ts";
 import {
@@ -196,7 +197,12 @@ class Connection {
         }
       }
       if (s.sslmode === "verify-ca") ssl.checkServerIdentity = () => undefined;
-      else if (s.sslmode === "verify-full") ssl.servername = s.host;
+      // verify-full: the certificate must name the host as written in the URL (a name or an
+      // address), whatever name the runtime would have checked by itself.
+      else if (s.sslmode === "verify-full") {
+        ssl.checkServerIdentity = (_: string, cert: PeerCertificate) =>
+          checkServerIdentity(s.host, cert);
+      }
     }
     const pool = new pg.Pool({
       host: s.host,
