@@ -135,6 +135,8 @@ export interface StartOptions {
    * (`hostssl`), so a client that does not speak TLS is refused.
    */
   tls?: { cert: string; key: string };
+  /** Flush to the disk as a production server does (default off: tests need no durability). */
+  durable?: boolean;
 }
 
 /**
@@ -201,7 +203,7 @@ export async function startPostgres(options: StartOptions = {}): Promise<TestPos
       "-h",
       "127.0.0.1",
       "-c",
-      "fsync=off",
+      `fsync=${options.durable ? "on" : "off"}`,
       "-c",
       "max_connections=200",
       ...tlsArgs,
