@@ -231,6 +231,28 @@ Deno.test("postgres: the password from the URL, PGPASSWORD or a password file; n
   }
 });
 
+Deno.test("postgres: through the server's Unix socket (host= a folder)", async () => {
+  const url = `postgres://taskpack@/conformance?host=${server.dir}/sockets&port=${server.port}`;
+  // The port goes in the authority; a socket URL has none, so it is given as the URL's port.
+  const store = new PostgresStore(
+    `postgres://taskpack@localhost:${server.port}/conformance?host=${server.dir}/sockets`,
+    { table: "socket", env: {} }, // no password: the socket signs in by trust
+  );
+  try {
+    await store.create({ id: ID, version: 0 });
+    assert.equal((await store.open(ID))?.version, 1);
+  } finally {
+    await store.close();
+  }
+  assert.throws(() => new PostgresStore(url, { env: {} }), /"port" is not an option/);
+  const none = new PostgresStore(`postgres:///x?host=${server.dir}/nothing-here`, { env: {} });
+  try {
+    await refused(none.list(), /^Cannot reach PostgreSQL at .*nothing-here:5432: /);
+  } finally {
+    await none.close();
+  }
+});
+
 Deno.test("postgres: an unreachable database is one sentence naming host and port", async () => {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;

@@ -12,6 +12,8 @@
  *
  * Options (all optional):
  *
+ * - `host` — the host, overriding the URL's; a folder (starting with `/`) is where the server's
+ *   Unix socket is (`postgres:///db?host=/run/postgresql`).
  * - `sslmode` — `disable` (the default), `require` (encrypted, the server not verified),
  *   `verify-ca` (the server's certificate must chain to the CA) or `verify-full` (and name the
  *   host).
@@ -137,9 +139,12 @@ export function parsePostgresUrl(
   const bad = (what: string) => new Error(`Cannot use the store ${shown}: ${what}`);
   if (!isPostgresUrl(spec)) throw bad("it is not a postgres:// URL");
   let url: URL;
+  // No host (`postgres:///db?host=/run/postgresql`): a placeholder, so the parser sees one.
+  const noHost = /^postgres(ql)?:\/\/([^/?#@]*@)?(?=[/?#]|$)/i.exec(spec);
+  const parseable = noHost ? `${noHost[0]}localhost${spec.slice(noHost[0].length)}` : spec;
   try {
     // The URL parser knows http's shape; the scheme does not change how the rest is read.
-    url = new URL(spec.replace(/^postgres(ql)?:/i, "http:"));
+    url = new URL(parseable.replace(/^postgres(ql)?:/i, "http:"));
   } catch {
     throw bad("it is not a URL (postgres://user@host:port/database)");
   }
@@ -152,8 +157,8 @@ export function parsePostgresUrl(
       throw bad(`"${key}" is not an option this store knows (${[...KNOWN].join(", ")})`);
     }
   }
-  const socket = params.get("host");
-  const host = url.hostname.replace(/^\[(.*)\]$/, "$1") || socket || "localhost";
+  // `host=` wins over the URL's host, as in libpq: a socket folder, or a name.
+  const host = params.get("host") || url.hostname.replace(/^\[(.*)\]$/, "$1");
   const port = url.port ? Number(url.port) : 5432;
   const database = decodeURIComponent(url.pathname.replace(/^\//, ""));
   const user = decodeURIComponent(url.username) || env.PGUSER || env.USER || "postgres";

@@ -317,9 +317,13 @@ class Connection {
     let message = messageOf(error).split("\n")[0]!;
     const code = e.code ?? "";
     let sentence: string;
-    if (/^(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ETIMEDOUT)$/.test(code)) {
+    if (
+      /^(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ETIMEDOUT|ENOENT)$/.test(code)
+    ) {
       const why = code === "ECONNREFUSED"
         ? "the connection was refused"
+        : code === "ENOENT"
+        ? "there is no server socket in that folder"
         : code === "ENOTFOUND" || code === "EAI_AGAIN"
         ? "the host name does not resolve"
         : "the host cannot be reached";
