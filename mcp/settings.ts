@@ -28,7 +28,7 @@ export interface McpOptions {
 
 /** The store, machine and actor a server uses for its whole life, and the CLI it drives. */
 export interface McpSettings {
-  /** The passport store: a folder (made absolute), or a `kv:` / `http(s)://` store as named. */
+  /** The passport store: a folder (made absolute), or a `kv:`, `postgres://` or `http(s)://` store as named. */
   store: string;
   /** This machine's name. */
   machine: string;
