@@ -93,7 +93,8 @@ CAPSULES (the Resumable Handoff Capsule 1.0.0; taskpack capsule --help for more)
 
 OPTIONS
   --json             One JSON object on stdout instead of text.
-  --store <store>    The passport store: a folder, kv:<path-or-url> (Deno KV) or an
+  --store <store>    The passport store: a folder, kv:<path-or-url> (Deno KV),
+                     postgres://user@host:port/db (PostgreSQL) or an
                      http(s):// home (else TASKPACK_STORE, else the per-user default:
                      $XDG_DATA_HOME/taskpack/passports or ~/.local/share/taskpack/passports).
   --machine <name>   This machine's name (else TASKPACK_MACHINE, else the host name).

@@ -18,6 +18,8 @@ import { defaultStoreDir, FolderStore, resolveStoreDir } from "../shell/stores/f
 import { dirname, join } from "../shell/host/host_path.ts";
 import { portableDigests, sha256Hex } from "../lib/bytes/mod.ts";
 import type { KvStore } from "../shell/stores/kv_store.ts";
+import { isPostgresUrl, redactPostgresUrl } from "../shell/stores/postgres_config.ts";
+import type { PostgresStore } from "../shell/stores/postgres_store.ts";
 
 /** The environment variables the home folders depend on. */
 function homeEnv(): Record<string, string | undefined> {
@@ -36,14 +38,24 @@ export function storeDir(flag: string | undefined): string {
 
 /**
  * Opens the store named by `--store`, else `TASKPACK_STORE`, else the per-user default:
- * `kv:<path-or-url>` is Deno KV, `http://` or `https://` a home, anything else a folder. `dir` is
- * where landed luggage goes: the folder itself, or for the others a folder of their own under
- * the per-user data folder (`.../taskpack/luggage/<store>`). `name` is the store as given.
+ * `kv:<path-or-url>` is Deno KV, `postgres://` or `postgresql://` PostgreSQL, `http://` or
+ * `https://` a home, anything else a folder. `dir` is where landed luggage goes: the folder
+ * itself, or for the others a folder of their own under the per-user data folder
+ * (`.../taskpack/luggage/<store>`). `name` is the store as given (a PostgreSQL URL without its
+ * password).
  */
 export async function openStore(
   flag: string | undefined,
 ): Promise<{ store: PassportStore; dir: string; name: string }> {
   const name = storeDir(flag);
+  if (isPostgresUrl(name)) {
+    // One pool per database in a process (the MCP server runs many verbs in one).
+    const { PostgresStore } = await import("../shell/stores/postgres_store.ts");
+    let store = postgresStores.get(name);
+    if (!store) postgresStores.set(name, store = new PostgresStore(name));
+    const shown = redactPostgresUrl(name);
+    return { store, dir: luggageDir(shown), name: shown };
+  }
   if (/^(kv:|https?:\/\/)/i.test(name)) {
     return { store: await openOtherStore(name), dir: luggageDir(name), name };
   }
@@ -51,6 +63,7 @@ export async function openStore(
 }
 
 const kvStores = new Map<string, KvStore>();
+const postgresStores = new Map<string, PostgresStore>();
 
 // The other back ends are loaded only when named: a folder store never pays for them.
 async function openOtherStore(spec: string): Promise<PassportStore> {

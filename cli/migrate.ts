@@ -8,6 +8,7 @@
  */
 import { type PassportStore, StoreConflictError } from "../lib/home/mod.ts";
 import { KvStore } from "../shell/stores/kv_store.ts";
+import { redactPostgresUrl } from "../shell/stores/postgres_config.ts";
 import { openStore, storeDir } from "../app/mod.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 
@@ -38,8 +39,8 @@ interface Outcome {
  */
 export async function runMigrate(flags: MigrateFlags, io: Io): Promise<number> {
   if (!flags.from || !flags.to) throw new UsageError("migrate needs --from <store> --to <store>");
-  const from = storeDir(flags.from);
-  const to = storeDir(flags.to);
+  const from = redactPostgresUrl(storeDir(flags.from));
+  const to = redactPostgresUrl(storeDir(flags.to));
   if (from === to) throw new UsageError("migrate needs two different stores");
   const source = (await openStore(flags.from)).store;
   const destination = (await openStore(flags.to)).store;
@@ -97,7 +98,7 @@ export async function runMigrate(flags: MigrateFlags, io: Io): Promise<number> {
 }
 
 async function close(store: PassportStore): Promise<void> {
-  if (store instanceof KvStore) await store.close();
+  if (store instanceof KvStore || "close" in store) await (store as KvStore).close();
 }
 
 function oneLine(error: unknown): string {

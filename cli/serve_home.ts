@@ -28,6 +28,8 @@ import { FolderStore } from "../shell/stores/folder_store.ts";
 import { createHomeHandler, hashToken, issueToken, teamDoor } from "../shell/http/home_server.ts";
 import { allowedHostsFor, guardHosts, isLoopbackHost } from "../shell/http/dns_rebinding.ts";
 import { KV_LEDGER_PREFIX, KvStore } from "../shell/stores/kv_store.ts";
+import { PG_LEDGER_TABLE, redactPostgresUrl } from "../shell/stores/postgres_config.ts";
+import type { PostgresStore } from "../shell/stores/postgres_store.ts";
 import { openStore, storeDir } from "../app/mod.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { needDenoServe, portFlag, serveUntilSignal } from "../shell/http/listen.ts";
@@ -67,7 +69,8 @@ export const DEFAULT_HOME_PORT = 8470;
 
 /**
  * Where a home keeps token hashes and claims for a store: `<folder>/.home/` beside a folder's
- * passports (listing ignores dot-folders), or the KV prefix `["taskpack", "home"]`.
+ * passports (listing ignores dot-folders), the KV prefix `["taskpack", "home"]`, or the
+ * PostgreSQL table `taskpack_ledger` (so every home on that database shares it).
  *
  * @param store The passports' store.
  * @param dir Its folder (for a folder store).
@@ -76,9 +79,16 @@ export const DEFAULT_HOME_PORT = 8470;
 export function ledgerFor(store: PassportStore, dir: string): PassportStore {
   if (store instanceof FolderStore) return new FolderStore(join(dir, ".home"));
   if (store instanceof KvStore) return store.withPrefix(KV_LEDGER_PREFIX);
+  if (isPostgres(store)) return store.withTable(PG_LEDGER_TABLE);
   throw new UsageError(
-    "serve-home serves a folder or a kv: store, not another home (--store <dir> or kv:<path>)",
+    "serve-home serves a folder or a kv: store (or a postgres:// database), not another home " +
+      "(--store <dir>, kv:<path> or postgres://...)",
   );
+}
+
+/** A PostgreSQL store (recognised without loading its client for the other stores). */
+function isPostgres(store: PassportStore): store is PostgresStore {
+  return typeof (store as Partial<PostgresStore>).withTable === "function";
 }
 
 /**
@@ -91,6 +101,7 @@ export function ledgerFor(store: PassportStore, dir: string): PassportStore {
  */
 export async function runServeHome(flags: ServeHomeFlags, io: Io): Promise<number> {
   const spec = storeDir(flags.store);
+  const shown = redactPostgresUrl(spec);
   const { store, dir } = await openStore(flags.store);
   const ledger = ledgerFor(store, dir);
   try {
@@ -158,8 +169,8 @@ export async function runServeHome(flags: ServeHomeFlags, io: Io): Promise<numbe
       onListen: (url) => {
         io.out(
           flags.json
-            ? JSON.stringify({ url, store: spec }) + "\n"
-            : `taskpack home: serving ${spec} at ${url}/p (Ctrl-C to stop)\n`,
+            ? JSON.stringify({ url, store: shown }) + "\n"
+            : `taskpack home: serving ${shown} at ${url}/p (Ctrl-C to stop)\n`,
         );
       },
       onError: () =>
@@ -167,7 +178,7 @@ export async function runServeHome(flags: ServeHomeFlags, io: Io): Promise<numbe
     }, handler);
     return EXIT.ok;
   } finally {
-    if (store instanceof KvStore) await store.close();
+    if (store instanceof KvStore || isPostgres(store)) await store.close();
   }
 }
 
@@ -182,7 +193,7 @@ async function mintToken(
     throw new UsageError(`--mint-token needs a passport id (TP-XXXX-XXXX), not "${id}"`);
   }
   if (!(await store.open(id))) {
-    throw new Error(`There is no passport ${id} in ${storeDir(flags.store)}`);
+    throw new Error(`There is no passport ${id} in ${redactPostgresUrl(storeDir(flags.store))}`);
   }
   const token = await issueToken(ledger, id);
   if (flags.json) io.out(JSON.stringify({ passport_id: id, token }) + "\n");
