@@ -80,6 +80,8 @@ PACKS (the box that leaves)
   convert <in> --out <out> [--max-inline <bytes>|unlimited]
                                   Bag <-> flat; the ending of <out> picks the encoding.
   demo [--dir <folder>]           A sample task packed both ways, judged, converted, landed.
+  serve [--host 127.0.0.1] [--port 8000]
+                                  The judge over HTTP, the viewer at /, A2A and MCP.
   mcp [--store <dir>]             Serve the store to an agent over MCP (stdio).
   mcp --http [--host 127.0.0.1] [--port <n>] [--allow-host <name>]...
                                   The same over Streamable HTTP at /mcp (default port 8471),
@@ -226,6 +228,9 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
           limits,
         }, io);
       }
+      case "serve":
+        noPositionals(positionals, "serve");
+        return await (await import("./cli/serve.ts")).runServe({ ...values, json }, io);
       case "serve-home":
         noPositionals(positionals, "serve-home");
         return await (await import("./cli/serve_home.ts")).runServeHome(

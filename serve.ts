@@ -19,8 +19,9 @@
  * body is at most 64 MiB and must arrive within 30 s; the pack may declare at most 16 times
  * the body's size in inflated bytes (never more than 1 GiB) and an entry ratio of at most 64,
  * refused from the central directory before anything is inflated; and judging stops after
- * 10 s. {@linkcode JudgeHandlerOptions} raises or lowers each bound, and `deno task serve`
- * reads them from `TASKPACK_JUDGE_*` environment variables (`shell/http/judge_server.ts`).
+ * 10 s. {@linkcode JudgeHandlerOptions} raises or lowers each bound, and `taskpack serve` (which
+ * `deno task serve` runs) reads them from `TASKPACK_JUDGE_*` environment variables
+ * (`shell/http/judge_server.ts`).
  *
  * Every response honours `A2A-Extensions` negotiation: when a request asks for the TaskPack
  * extension, the response echoes its URI. The judge reads the body into memory (bounded by
@@ -92,7 +93,7 @@ export interface JudgeHandlerOptions extends Partial<RequestBounds> {
   /**
    * DNS-rebinding protection: the names `Host` and `Origin` may carry (see
    * `shell/http/dns_rebinding.ts`). Default: not checked, for a judge behind a platform that fixes
-   * the host; `deno task serve` allows the loopback names and `TASKPACK_ALLOWED_HOSTS`.
+   * the host; `taskpack serve` allows the loopback names and `TASKPACK_ALLOWED_HOSTS`.
    */
   allowedHosts?: readonly string[];
 }

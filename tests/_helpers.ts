@@ -103,3 +103,32 @@ export async function inTempDir(
     await Deno.remove(dir, { recursive: true });
   }
 }
+
+/**
+ * Every temporary folder or file the tests of this module made through `tempDir`/`tempFile`;
+ * whatever a test did not remove itself is removed when the module's tests end.
+ */
+const madeTemporaries = new Set<string>();
+globalThis.addEventListener("unload", () => {
+  for (const path of madeTemporaries) {
+    try {
+      Deno.removeSync(path, { recursive: true });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+});
+
+/** A new temporary folder, registered to be removed when this test module ends. */
+export async function tempDir(options?: Deno.MakeTempOptions): Promise<string> {
+  const path = await Deno.makeTempDir({ prefix: "taskpack-test-", ...options });
+  madeTemporaries.add(path);
+  return path;
+}
+
+/** A new temporary file, registered to be removed when this test module ends. */
+export async function tempFile(options?: Deno.MakeTempOptions): Promise<string> {
+  const path = await Deno.makeTempFile({ prefix: "taskpack-test-", ...options });
+  madeTemporaries.add(path);
+  return path;
+}

@@ -8,6 +8,7 @@ import { type Deflater, platformDeflater, SMALL_DEFLATE } from "../lib/zip/defla
 import { batchDeflater } from "../shell/workers/batch_deflater.ts";
 import { MANY_SMALL_FILES } from "../app/codecs.ts";
 import { cli } from "./_cli.ts";
+import { tempDir } from "./_helpers.ts";
 
 /** Entries of any size up to a little over the small limit: text-like, or random. */
 const entry = fc.oneof(
@@ -78,7 +79,7 @@ Deno.test("closing fails what is still waiting, refuses more, and closes the def
 });
 
 Deno.test("the CLI packs, and converts, many small files deflated on another core: same entries, same deflated bytes", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   try {
     const tree = `${dir}/tree`;
     const count = MANY_SMALL_FILES + 10;

@@ -15,7 +15,7 @@ import {
 } from "../shell/workers/deflate_pool.ts";
 import { fileStream } from "../shell/host/files.ts";
 import { nativeDigests } from "../shell/host/node_digests.ts";
-import { streamBytes } from "./_helpers.ts";
+import { streamBytes, tempDir } from "./_helpers.ts";
 import { concatBytes } from "../lib/bytes/bytes.ts";
 
 /** Compressible text, `size` bytes: the kind that used to pile up. */
@@ -111,7 +111,7 @@ Deno.test("a pool stream reuses its block buffers and gives the same bytes every
 });
 
 Deno.test("the ZIP writer feeds a copying deflater from one reused buffer, to the same bytes", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const pool = deflatePool({ workers: 1 });
   try {
     const text = logText(5 * DEFLATE_BLOCK + 99);

@@ -10,7 +10,7 @@ import { judge } from "../lib/format/conformance.ts";
 import { findCredential, scanBytes, TextScanner } from "../lib/scan/patterns.ts";
 import { MAX_BASE64_CHARS, scanBase64Credentials } from "../lib/scan/credentials.ts";
 import { cli } from "./_cli.ts";
-import { REFERENCE_DIR, REFERENCE_FILES } from "./_helpers.ts";
+import { REFERENCE_DIR, REFERENCE_FILES, tempDir } from "./_helpers.ts";
 import {
   bagParts,
   BASE_LUGGAGE,
@@ -189,7 +189,7 @@ Deno.test("the interop packs raise no C7 finding", async () => {
 });
 
 Deno.test("the demo's packs raise no C7 finding", async () => {
-  const tmp = await Deno.makeTempDir({ prefix: "taskpack-c7-demo-" });
+  const tmp = await tempDir({ prefix: "taskpack-c7-demo-" });
   try {
     const demo = await cli(["demo", "--dir", tmp], { cwd: tmp });
     assert.equal(demo.code, 0, demo.stderr);

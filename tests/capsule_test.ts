@@ -30,7 +30,7 @@ import {
   RefusalError,
   validateCapsule,
 } from "../mod.ts";
-import { decoder, encoder, readReference, streamBytes } from "./_helpers.ts";
+import { decoder, encoder, readReference, streamBytes, tempDir } from "./_helpers.ts";
 
 const CAPSULE_DIR = new URL("../testdata/capsule/", import.meta.url);
 const ACCEPT_DIR = new URL("accept/", CAPSULE_DIR);
@@ -529,7 +529,7 @@ Deno.test("a capsule carrying a credential is refused at the chokepoint", async 
 // The commands, as a user runs them
 
 Deno.test("capsule check: a file or standard input, the contract's envelope and exit codes", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const example = fileURLToPath(new URL("example.json", ACCEPT_DIR));
   const ok = await capsuleCli(["check", example], { cwd });
   assert.equal(ok.code, 0, ok.stderr);
@@ -571,7 +571,7 @@ Deno.test("capsule check: a file or standard input, the contract's envelope and 
 });
 
 Deno.test("capsule to-pack and from-pack: both encodings, conformant, and back to the same bytes", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const example = fileURLToPath(new URL("order-and-case-kept.json", ACCEPT_DIR));
   const expected = await Deno.readTextFile(
     new URL("order-and-case-kept.expected.json", ACCEPT_DIR),
@@ -638,7 +638,7 @@ Deno.test("capsule to-pack and from-pack: both encodings, conformant, and back t
 });
 
 Deno.test("capsule from-pack on a pack that was never a capsule prints what it left out", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const pack = fileURLToPath(
     new URL("../testdata/interop/reference-0.3.0/handoff.taskpack", import.meta.url),
   );

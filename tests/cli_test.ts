@@ -2,12 +2,12 @@
 // The judge's verbs driven as a user would: the CLI as a subprocess.
 import assert from "node:assert/strict";
 import { cli } from "./_cli.ts";
-import { REFERENCE_DIR } from "./_helpers.ts";
+import { REFERENCE_DIR, tempDir } from "./_helpers.ts";
 
 const reference = (name: string) => new URL(name, REFERENCE_DIR).pathname;
 
 Deno.test("--help answers with the verbs and exit codes; --version prints the version", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const help = await cli(["--help"], { cwd });
   assert.equal(help.code, 0);
   for (
@@ -30,7 +30,7 @@ Deno.test("--help answers with the verbs and exit codes; --version prints the ve
 });
 
 Deno.test("usage errors exit 1 with one sentence and no stack trace", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   for (
     const args of [["frobnicate"], ["conformance"], ["conformance", "missing.taskpack"], [
       "convert",
@@ -46,7 +46,7 @@ Deno.test("usage errors exit 1 with one sentence and no stack trace", async () =
 });
 
 Deno.test("with --json an error is also one object on stdout: ok false, the sentence, a reason", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   await Deno.writeFile(`${cwd}/junk.taskpack`, new TextEncoder().encode("PK\x03\x04 not a zip"));
   const cases: [string[], number, string | undefined][] = [
     [["land", "missing.taskpack"], 1, "no-such-file"],
@@ -63,7 +63,7 @@ Deno.test("with --json an error is also one object on stdout: ok false, the sent
 });
 
 Deno.test("conformance: exit 0 and a readable table for a conformant pack, JSON on request", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const text = await cli(["conformance", reference("handoff.taskpack")], { cwd });
   assert.equal(text.code, 0);
   assert.match(text.stdout, /conformant to taskpack\/0\.1, 11\/11 checks/);
@@ -89,7 +89,7 @@ Deno.test("conformance: exit 0 and a readable table for a conformant pack, JSON 
 });
 
 Deno.test("conformance: exit 2 for a non-conformant, unreadable or hostile file", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const flat = JSON.parse(await Deno.readTextFile(reference("handoff.taskpack.json")));
   flat.passport.passport.facts[2].verified = true;
   await Deno.writeTextFile(`${cwd}/liar.taskpack.json`, JSON.stringify(flat, null, 2) + "\n");
@@ -116,7 +116,7 @@ Deno.test("conformance: exit 2 for a non-conformant, unreadable or hostile file"
 });
 
 Deno.test("convert: both ways, byte for byte against the incumbent's files", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const toFlat = await cli(["convert", reference("handoff.taskpack"), "--out", "h.taskpack.json"], {
     cwd,
   });
@@ -140,7 +140,7 @@ Deno.test("convert: both ways, byte for byte against the incumbent's files", asy
 });
 
 Deno.test("convert refuses a hostile input and writes nothing", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const flat = JSON.parse(await Deno.readTextFile(reference("handoff.taskpack.json")));
   flat.attachments[0].data = "tampered";
   await Deno.writeTextFile(`${cwd}/bad.taskpack.json`, JSON.stringify(flat, null, 2) + "\n");
@@ -153,7 +153,7 @@ Deno.test("convert refuses a hostile input and writes nothing", async () => {
 });
 
 Deno.test("inspect: facts with their seal state, checks as the sender's suggestions, luggage", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const text = await cli(["inspect", reference("handoff.taskpack")], { cwd });
   assert.equal(text.code, 0);
   assert.match(text.stdout, /not instructions/);
@@ -174,7 +174,7 @@ Deno.test("inspect: facts with their seal state, checks as the sender's suggesti
 });
 
 Deno.test("demo runs the whole cycle", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const result = await cli(["demo", "--dir", cwd], { cwd });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /release\.taskpack: conformant 11\/11/);
@@ -184,7 +184,7 @@ Deno.test("demo runs the whole cycle", async () => {
 });
 
 Deno.test("a reader that stops early (| head) is no error: the command finishes quietly", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   try {
     const { buildPackObject, encodeBag, luggageFromBytes, preparePack } = await import("../mod.ts");
     const object = buildPackObject({ id: "TP-9CB7-J5MK", version: 1 }, {

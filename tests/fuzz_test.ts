@@ -25,6 +25,7 @@ import {
   stored,
 } from "../tools/make_hostile_corpus.ts";
 import { type ForgeEntry, forgeZip } from "./_zip_forge.ts";
+import { tempDir } from "./_helpers.ts";
 
 const RUNS = Number(Deno.env.get("TASKPACK_FUZZ_RUNS") ?? 1000);
 const SEED = Deno.env.get("TASKPACK_FUZZ_SEED");
@@ -404,7 +405,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    const root = await Deno.makeTempDir({ prefix: "taskpack-fuzz-" });
+    const root = await tempDir({ prefix: "taskpack-fuzz-" });
     const packs = await bases();
     for (const base of packs) await check(base.bytes, root, -1);
     const forged = packs.filter((b) => b.entries);

@@ -26,7 +26,14 @@ import { type ProbeFs, probeHostNames } from "../shell/host/host_names.ts";
 import { main } from "../cli.ts";
 import { bagParts, BASE_LUGGAGE, baseObject, forgeBag } from "../tools/make_hostile_corpus.ts";
 import { cli, snapshot } from "./_cli.ts";
-import { convert, readReference, SAMPLE_OPTIONS, sampleState, streamBytes } from "./_helpers.ts";
+import {
+  convert,
+  readReference,
+  SAMPLE_OPTIONS,
+  sampleState,
+  streamBytes,
+  tempDir,
+} from "./_helpers.ts";
 
 const encoder = new TextEncoder();
 
@@ -71,7 +78,7 @@ const HOSTS: HostNameRules[] = [
 ];
 
 async function withTemp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   try {
     return await fn(dir);
   } finally {

@@ -23,6 +23,7 @@ import { parseLimitFlags } from "../cli/limits.ts";
 import { runConformance } from "../cli/conformance.ts";
 import { runConvert } from "../cli/convert.ts";
 import { runLand } from "../cli/land.ts";
+import { tempDir } from "./_helpers.ts";
 
 const CORPUS = new URL("../testdata/hostile/", import.meta.url).pathname;
 const ROOT = new URL("../", import.meta.url).pathname;
@@ -153,7 +154,7 @@ function bySubprocess(): Set<string> {
 }
 
 Deno.test("the CLI refuses every hostile case and writes nothing; controls land into a fresh folder", async (t) => {
-  const tmp = await Deno.makeTempDir({ prefix: "taskpack-hostile-" });
+  const tmp = await tempDir({ prefix: "taskpack-hostile-" });
   const template = `${tmp}/template-store`;
   const made = await cli(
     ["new", "--title", "existing", "--goal", "stay intact", "--store", template, "--json"],
@@ -300,7 +301,7 @@ Deno.test("deflate bombs are read in bounded memory, in a fresh process", async 
 });
 
 Deno.test("the corpus on disk is exactly what tools/make_hostile_corpus.ts writes", async () => {
-  const tmp = await Deno.makeTempDir({ prefix: "taskpack-corpus-" });
+  const tmp = await tempDir({ prefix: "taskpack-corpus-" });
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${ROOT}tools/make_hostile_corpus.ts`, `${tmp}/hostile`],
     stdout: "piped",
@@ -342,7 +343,7 @@ Deno.test("no committed case holds a secret-shaped token", async () => {
 });
 
 Deno.test("a receipt whose passport id is a path cannot put its luggage outside the store", async () => {
-  const tmp = await Deno.makeTempDir({ prefix: "taskpack-receipt-" });
+  const tmp = await tempDir({ prefix: "taskpack-receipt-" });
   const made = await cli(
     ["new", "--title", "t", "--goal", "g", "--store", `${tmp}/store`, "--json"],
     { cwd: tmp },
@@ -451,7 +452,7 @@ Deno.test("every limit has a default, refuses with a message naming it, and can 
     }
   });
   await t.step("conformance, convert and land take the limits", async () => {
-    const tmp = await Deno.makeTempDir();
+    const tmp = await tempDir();
     await Deno.writeFile(`${tmp}/p.taskpack`, bag);
     let err = "";
     const io = { out: () => {}, err: (text: string) => void (err += text) };
@@ -469,7 +470,7 @@ Deno.test("every limit has a default, refuses with a message naming it, and can 
     await Deno.remove(tmp, { recursive: true });
   });
   await t.step("the command line's --limit reaches every reading verb", async () => {
-    const tmp = await Deno.makeTempDir();
+    const tmp = await tempDir();
     await Deno.writeFile(`${tmp}/p.taskpack`, bag);
     const lowered = ["--limit", "maxPackBytes=1KiB"];
     const judged = await cli(["conformance", "p.taskpack", "--json", ...lowered], { cwd: tmp });

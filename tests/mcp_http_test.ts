@@ -6,6 +6,7 @@
 // without, nothing changed). DNS-rebinding protection. All traffic stays on loopback.
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { tempDir } from "./_helpers.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
 
@@ -124,7 +125,7 @@ async function connect(
 }
 
 Deno.test("A -> B -> A over Streamable HTTP against serve-home: tools, resources and prompts only", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const homeA = await startHome(dir, "alice");
   const homeB = await startHome(dir, "bob");
   const A = await connect(homeA);
@@ -228,7 +229,7 @@ Deno.test("A -> B -> A over Streamable HTTP against serve-home: tools, resources
 });
 
 Deno.test("over HTTP, a client listening for list changes hears of a new passport, and only after a write", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const home = await startHome(dir, "erin");
   // Listening is the 2026-07-28 protocol's; the writer may speak either.
   const A = await connect(home, home.team, "2026-07-28");
@@ -265,7 +266,7 @@ Deno.test("over HTTP, a client listening for list changes hears of a new passpor
 });
 
 Deno.test("the team's door: GET/POST /p and /mcp answer 401 without the team token and change nothing", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const home = await startHome(dir, "carol");
   const team = { authorization: `Bearer ${home.team}` };
   const wrong = { authorization: `Bearer ${makeToken("mallory")}` };
@@ -329,7 +330,7 @@ Deno.test("the team's door: GET/POST /p and /mcp answer 401 without the team tok
 });
 
 Deno.test("the team token may come from TASKPACK_TEAM_TOKEN instead of a file", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const home = await startHome(dir, "dave", "env");
   try {
     const without = await fetch(`${home.base}/p`);
@@ -346,7 +347,7 @@ Deno.test("the team token may come from TASKPACK_TEAM_TOKEN instead of a file", 
 });
 
 Deno.test("serve-home without a team token refuses to bind beyond loopback unless --open", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const env = Deno.env.toObject();
   delete env.TASKPACK_TEAM_TOKEN;
   const output = await new Deno.Command(Deno.execPath(), {
@@ -468,7 +469,7 @@ Deno.test("the judge's /mcp: stateless tools on packs carried in the call, the c
 });
 
 Deno.test("taskpack mcp --http: one store at /mcp on loopback, the local tools, Host checked", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", CLI, "mcp", "--http", "--port", "0", "--store", `${dir}/s`, "--json"],
     stdout: "piped",

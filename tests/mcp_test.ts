@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { REFERENCE_DIR, REFERENCE_FILES } from "./_helpers.ts";
+import { REFERENCE_DIR, REFERENCE_FILES, tempDir } from "./_helpers.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
 const REFERENCE = new URL("handoff.taskpack", REFERENCE_DIR).pathname;
@@ -94,7 +94,7 @@ function assertOneSentenceError(result: any, pattern: RegExp): void {
 }
 
 Deno.test("tools/list: every tool, with input and output schemas and honest annotations", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const A = await machine(cwd, "alice");
   try {
     const { tools } = await A.client.listTools();
@@ -137,7 +137,7 @@ Deno.test("tools/list: every tool, with input and output schemas and honest anno
 });
 
 Deno.test("resources and prompts: each passport listed and read, resume and land-and-resume, list_changed on writes", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const A = await machine(cwd, "alice");
   let changes = 0;
   A.client.setNotificationHandler("notifications/resources/list_changed", () => void changes++);
@@ -196,9 +196,9 @@ Deno.test("resources and prompts: each passport listed and read, resume and land
 });
 
 Deno.test("A -> B -> A through tool calls only: asks answered at home, goal unchanged, B's ask adopted", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   // A's temporary files (the state to checkpoint, the asks and checks to pack) go here.
-  const scratch = await Deno.makeTempDir();
+  const scratch = await tempDir();
   const A = await machine(cwd, "alice", {}, { TMPDIR: scratch });
   const B = await machine(cwd, "bob");
   try {
@@ -351,7 +351,7 @@ Deno.test("A -> B -> A through tool calls only: asks answered at home, goal unch
 });
 
 Deno.test("conformance: a reference pack is ok, a broken file is a report with ok: false, not an error", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const A = await machine(cwd, "alice");
   try {
     const good = await A.raw("taskpack_conformance", { path: REFERENCE });
@@ -383,7 +383,7 @@ Deno.test("conformance: a reference pack is ok, a broken file is a report with o
 });
 
 Deno.test("every hostile and reference file: a verdict from conformance, a clean result or one sentence from inspect and land", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const A = await machine(cwd, "alice");
   const corpus = new URL("../testdata/hostile/", import.meta.url).pathname;
   const expected: Record<string, { file: string; judge: string[]; land: string }> = JSON.parse(
@@ -425,7 +425,7 @@ Deno.test("every hostile and reference file: a verdict from conformance, a clean
 });
 
 Deno.test("a refused landing is isError with the sentence and its reason code, and no structured content", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const A = await machine(cwd, "alice");
   const tampered = new URL(
     "../testdata/hostile/bagit/manifest-wrong-digest.taskpack",
@@ -450,7 +450,7 @@ Deno.test("a refused landing is isError with the sentence and its reason code, a
 });
 
 Deno.test("bad arguments give isError results with one sentence, and change nothing", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const A = await machine(cwd, "alice");
   try {
     const id = (await A.call("taskpack_new", { title: "t", goal: "g" })).passport_id;
@@ -482,7 +482,7 @@ Deno.test("bad arguments give isError results with one sentence, and change noth
 });
 
 Deno.test("the 2026-07-28 protocol era is served too", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const A = await machine(cwd, "alice", { versionNegotiation: { mode: { pin: "2026-07-28" } } });
   try {
     const { tools } = await A.client.listTools();
@@ -511,7 +511,7 @@ const OPENING = [
 ];
 
 Deno.test("stdout carries JSON-RPC and nothing else; the server exits when stdin closes", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", CLI, "mcp", "--store", `${cwd}/store`, "--machine", "m"],
     cwd,
@@ -626,7 +626,7 @@ async function oneShot(
 }
 
 Deno.test("a client that writes its requests and closes stdin gets every answer (50 runs)", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const messages = [...OPENING, {
     jsonrpc: "2.0",
     id: 2,
@@ -651,7 +651,7 @@ Deno.test("a client that writes its requests and closes stdin gets every answer 
 });
 
 Deno.test("on SIGTERM the server answers the calls it has read, then exits 0", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const messages = [
     ...OPENING,
     ...[2, 3, 4].map((id) => ({
@@ -669,7 +669,7 @@ Deno.test("on SIGTERM the server answers the calls it has read, then exits 0", a
 });
 
 Deno.test("requests read but never answered (stdout gone) make the server exit non-zero", async () => {
-  const cwd = await Deno.makeTempDir();
+  const cwd = await tempDir();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", CLI, "mcp", "--store", `${cwd}/store`, "--machine", "m"],
     env: { NO_COLOR: "1" },

@@ -26,7 +26,7 @@ import {
   writeNewFile,
 } from "../shell/host/files.ts";
 import { nativeDigests } from "../shell/host/node_digests.ts";
-import { streamBytes } from "./_helpers.ts";
+import { streamBytes, tempDir } from "./_helpers.ts";
 
 /** xorshift32, seeded. */
 function rng(seed: number): (n: number) => number {
@@ -229,7 +229,7 @@ Deno.test("progress counts reach the totals while packing, writing and checking"
 });
 
 Deno.test("the file layer: folders in order, block-cached reads, small files, new files", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "taskpack-files-" });
+  const dir = await tempDir({ prefix: "taskpack-files-" });
   try {
     await Deno.mkdir(join(dir, "tree/b/c"), { recursive: true });
     await Deno.writeTextFile(join(dir, "tree/b/c/z.txt"), "zz");
@@ -291,7 +291,7 @@ Deno.test("the file layer: folders in order, block-cached reads, small files, ne
 });
 
 Deno.test("writing into a sink gives the stream's bytes, stored luggage read through one buffer", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "taskpack-sink-" });
+  const dir = await tempDir({ prefix: "taskpack-sink-" });
   try {
     const next = rng(5);
     const random = new Uint8Array(3 * (1 << 20) + 17).map(() => next(256));

@@ -39,6 +39,7 @@ import { join, resolve, sep } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import denoConfig from "../deno.json" with { type: "json" };
+import { tempDir } from "./_helpers.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const PLUGIN_JSON = join(ROOT, ".claude-plugin/plugin.json");
@@ -439,7 +440,7 @@ Deno.test("the MCP server the plugin declares starts and serves every tool the s
   assert.deepEqual(args.slice(0, 2), ["--yes", `deno@${Deno.version.deno}`]);
   const readme = await Deno.readTextFile(join(ROOT, "README.md"));
   assert.ok(readme.includes(`npx --yes deno@${Deno.version.deno}`), "the README names it");
-  const store = await Deno.makeTempDir();
+  const store = await tempDir();
   // The deno that npx would fetch is this one: run the rest of the command with it.
   const transport = new StdioClientTransport({
     command: Deno.execPath(),

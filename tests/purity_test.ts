@@ -1,6 +1,7 @@
 // Copyright 2026 the taskpack authors. MIT license.
 // The core stays pure: no file system, clock, host name, environment or randomness in lib/.
 import assert from "node:assert/strict";
+import { tempFile } from "./_helpers.ts";
 
 const FORBIDDEN: [RegExp, string][] = [
   [/(?:\bfrom|\bimport)\s*\(?\s*["']node:/, "a node: import"],
@@ -71,7 +72,7 @@ Deno.test("no lib/ file names a node: module, in its code, comments or examples"
 Deno.test("every lib/ module's graph holds lib/ modules only: no node:, npm, jsr or shell", async () => {
   const dir = LIB;
   const names = await libFiles();
-  const entry = await Deno.makeTempFile({ suffix: ".ts" });
+  const entry = await tempFile({ suffix: ".ts" });
   try {
     await Deno.writeTextFile(
       entry,

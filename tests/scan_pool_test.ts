@@ -9,6 +9,7 @@ import { tokens } from "./_hostile_generated.ts";
 import { bagParts, BASE_LUGGAGE, baseObject, deflated } from "../tools/make_hostile_corpus.ts";
 import { forgeZip } from "./_zip_forge.ts";
 import { cli, snapshot } from "./_cli.ts";
+import { tempDir } from "./_helpers.ts";
 
 const MiB = 1 << 20;
 const encoder = new TextEncoder();
@@ -114,7 +115,7 @@ Deno.test("a closed pool refuses to scan, and small files never need the worker"
 });
 
 Deno.test("the CLI finds a token deep in large text luggage: judge fails C7, land refuses and writes nothing", async () => {
-  const tmp = await Deno.makeTempDir();
+  const tmp = await tempDir();
   try {
     const text = logText(3 * MiB) + `TOKEN=${github}\n`;
     const line = text.split("\n").length - 1;

@@ -3,12 +3,13 @@
 // profile of `new`, `pack` and `land` of a passport with no luggage names no `node:` module.
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { tempDir } from "./_helpers.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
 
 /** The `node:` modules (and Deno's Node layer behind them) a run of the CLI loaded. */
 async function nodeModulesLoaded(args: string[], cwd: string): Promise<string[]> {
-  const profiles = await Deno.makeTempDir({ dir: cwd, prefix: "profile-" });
+  const profiles = await tempDir({ dir: cwd, prefix: "profile-" });
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--cpu-prof", `--cpu-prof-dir=${profiles}`, CLI, ...args, "--json"],
     cwd,
@@ -37,7 +38,7 @@ async function nodeModulesLoaded(args: string[], cwd: string): Promise<string[]>
 }
 
 Deno.test("new, pack and land of a passport with no luggage load no node: module", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await tempDir();
   try {
     const store = join(dir, "store");
     const made = await new Deno.Command(Deno.execPath(), {

@@ -22,7 +22,7 @@ import {
   PassportRecordError,
 } from "../shell/stores/kv_store.ts";
 import { cli } from "./_cli.ts";
-import { decoder, inTempDir } from "./_helpers.ts";
+import { decoder, inTempDir, tempDir } from "./_helpers.ts";
 import { storeConformance } from "./store_conformance.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
@@ -173,7 +173,7 @@ async function withServeHome(
 // --- the conformance suite -------------------------------------------------------------------
 
 storeConformance("kv", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "taskpack-kv-" });
+  const dir = await tempDir({ prefix: "taskpack-kv-" });
   const store = new KvStore(`${dir}/passports.kv`);
   return {
     store,
@@ -185,7 +185,7 @@ storeConformance("kv", async () => {
 });
 
 storeConformance("http", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "taskpack-http-" });
+  const dir = await tempDir({ prefix: "taskpack-http-" });
   const backing = new KvStore(`${dir}/home.kv`);
   const handler = createHomeHandler(backing, { ledger: backing.withPrefix(KV_LEDGER_PREFIX) });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
@@ -1080,7 +1080,7 @@ Deno.test("cli: serve-home on a port already taken says so in one sentence", asy
       assert.equal(result.code, 1, result.stderr);
       assert.equal(
         result.stderr,
-        `taskpack: Cannot serve on 127.0.0.1:${port}: the port is already in use (choose another with --port)\n`,
+        `taskpack: port ${port} on 127.0.0.1 is in use; pick another with --port\n`,
       );
     } finally {
       taken.close();

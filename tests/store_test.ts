@@ -16,7 +16,7 @@ import {
   resolveStoreDir,
   StoreLockTimeoutError,
 } from "../shell/stores/folder_store.ts";
-import { decoder } from "./_helpers.ts";
+import { decoder, tempDir } from "./_helpers.ts";
 import { storeConformance } from "./store_conformance.ts";
 
 const WORKER = fileURLToPath(new URL("./_store_worker.ts", import.meta.url));
@@ -28,7 +28,7 @@ storeConformance("memory", () => {
 });
 
 storeConformance("folder", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "taskpack-store-" });
+  const dir = await tempDir({ prefix: "taskpack-store-" });
   return {
     store: new FolderStore(join(dir, "passports")),
     cleanup: () => Deno.remove(dir, { recursive: true }),
@@ -37,7 +37,7 @@ storeConformance("folder", async () => {
 
 /** A temporary folder (not created) inside a temporary parent, removed afterwards. */
 async function withFolder(body: (dir: string) => Promise<void>): Promise<void> {
-  const parent = await Deno.makeTempDir({ prefix: "taskpack-store-" });
+  const parent = await tempDir({ prefix: "taskpack-store-" });
   try {
     await body(join(parent, "passports"));
   } finally {

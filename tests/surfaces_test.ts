@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { main } from "../cli.ts";
-import { readReference } from "./_helpers.ts";
+import { readReference, tempDir } from "./_helpers.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
 const HOSTILE = new URL("../testdata/hostile/", import.meta.url).pathname;
@@ -92,7 +92,7 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     reference = await readReference("handoff.taskpack.json");
-    const dir = await Deno.makeTempDir({ prefix: "taskpack-surfaces-" });
+    const dir = await tempDir({ prefix: "taskpack-surfaces-" });
     const transport = new StdioClientTransport({
       command: Deno.execPath(),
       args: ["run", "-A", CLI, "mcp", "--store", `${dir}/mcp-store`, "--machine", "m"],

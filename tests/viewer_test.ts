@@ -10,7 +10,7 @@ import { buildViewer } from "../tools/build_viewer.ts";
 import { CHROMIUM, CHROMIUM_ARGS } from "../tools/_tools.ts";
 import { createJudgeHandler } from "../serve.ts";
 import { instructionsFound, judge, land } from "../mod.ts";
-import { readReference } from "./_helpers.ts";
+import { readReference, tempDir } from "./_helpers.ts";
 
 /** The page's window, as far as these tests use it (no DOM types in a Deno test). */
 interface Styled {
@@ -19,7 +19,9 @@ interface Styled {
 
 const PAGE = new URL("../web/viewer.html", import.meta.url);
 const REFERENCE = new URL("../testdata/interop/reference-0.3.0/", import.meta.url);
-const ARTIFACTS = Deno.env.get("TMPDIR") ?? "/tmp";
+/** Where the screenshots go: `$TASKPACK_ARTIFACTS` to keep them, else a folder removed at the end. */
+const ARTIFACTS = Deno.env.get("TASKPACK_ARTIFACTS") ??
+  await tempDir({ prefix: "taskpack-viewer-shots-" });
 const HOSTILE = new URL("../testdata/hostile/", import.meta.url);
 
 /** Every hostile pack `land` refuses because of one luggage file: the file, and land's code. */
@@ -89,14 +91,15 @@ async function exists(path: string): Promise<boolean> {
 const available = await haveChromium();
 
 Deno.test({
-  name: available
-    ? "the viewer shows packs, refuses hostile files, converts, and stays offline"
-    : `the viewer in headless Chromium (SKIPPED: ${CHROMIUM} is missing; apt-get install chromium)`,
-  ignore: !available,
+  name: "the viewer shows packs, refuses hostile files, converts, and stays offline",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn(t) {
-    const profile = await Deno.makeTempDir({ prefix: "taskpack-chromium-" });
+    assert.ok(
+      available,
+      `${CHROMIUM} is missing (apt-get install chromium): the viewer test needs it`,
+    );
+    const profile = await tempDir({ prefix: "taskpack-chromium-" });
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
@@ -104,7 +107,7 @@ Deno.test({
       viewport: { width: 1100, height: 900 },
       args: [...CHROMIUM_ARGS],
     });
-    const downloads = await Deno.makeTempDir({ prefix: "taskpack-downloads-" });
+    const downloads = await tempDir({ prefix: "taskpack-downloads-" });
     try {
       const page = context.pages()[0] ?? await context.newPage();
       const problems: string[] = [];
@@ -281,6 +284,46 @@ Deno.test({
         assert.equal(await page.locator("#checks-card a, #checks-card button").count(), 0);
         assert.notEqual(await page.title(), "pwned");
       });
+
+      await t.step(
+        "landing checks come right after the task, a failure's reason is on top, no '?' sender",
+        async () => {
+          const flat = JSON.parse(
+            new TextDecoder().decode(await readReference("handoff.taskpack.json")),
+          );
+          delete flat.passport.origin.actor;
+          delete flat.passport.packed_at;
+          flat.passport.passport.facts = [];
+          flat.passport.passport.decisions = [];
+          await loadJson(page, "no-sender.taskpack.json", flat);
+          await page.waitForSelector("#verdict");
+          // §4.4: the landing checks first, before the (here empty) facts and decisions.
+          const cards = await page.locator("#view section.card").evaluateAll((nodes) =>
+            nodes.map((node) => (node as unknown as { id: string }).id)
+          );
+          const at = (id: string) => {
+            const index = cards.indexOf(id);
+            assert.notEqual(index, -1, `${id} is on the page (${cards.join(", ")})`);
+            return index;
+          };
+          assert.equal(at("checks-card"), at("task") + 1, `the order: ${cards.join(", ")}`);
+          assert.ok(at("checks-card") < at("facts-card"));
+          assert.ok(at("facts-card") < at("decisions-card"));
+          const top = async (selector: string) => (await page.locator(selector).boundingBox())!.y;
+          assert.ok(await top("#checks-card") < await top("#facts-card"));
+          // The failing check's reason is in the box at the top, above the task.
+          const failed = page.locator('#not-conformant #failed-checks li[data-check="C10"]');
+          assert.match(
+            await failed.textContent() ?? "",
+            /^C10 packed_at is declared: packed_at is missing$/,
+          );
+          assert.ok(await top("#not-conformant") < await top("#task"));
+          // A missing actor is named as such, never "?".
+          const meta = await page.locator("#overview .meta").textContent() ?? "";
+          assert.match(meta, / by unknown sender on vm$/);
+          assert.ok(!meta.includes("?"), meta);
+        },
+      );
 
       await t.step(
         "tampered luggage is never offered: no Download, no Convert, and why",

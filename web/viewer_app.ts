@@ -255,9 +255,11 @@ function render(file: File, decoded: DecodedPack, summary: PackSummary, report: 
             ` · ${encodingName} · packed `,
             data(summary.packed_at),
             " by ",
-            data(origin.actor || "?"),
+            origin.actor ? data(origin.actor) : el("span", { class: "empty" }, "unknown sender"),
             " on ",
-            data(origin.machine || "?"),
+            origin.machine
+              ? data(origin.machine)
+              : el("span", { class: "empty" }, "unknown machine"),
           ),
         ),
         el(
@@ -313,10 +315,23 @@ function render(file: File, decoded: DecodedPack, summary: PackSummary, report: 
         { class: "banner warn", id: "not-conformant" },
         el("h2", {}, "Not conformant as written"),
         el(
+          "ul",
+          { id: "failed-checks" },
+          ...report.checks.filter((check) => !check.ok).map((check) =>
+            el(
+              "li",
+              { "data-check": check.id },
+              el("b", {}, check.id),
+              ` ${check.requirement}: `,
+              el("span", { class: "data" }, check.detail),
+            )
+          ),
+        ),
+        el(
           "p",
           {},
-          `It fails ${summary.failed_checks.join(", ")}; the conformance report below says why. ` +
-            "Landing it would repair what can be repaired and refuse the rest.",
+          "Landing it would repair what can be repaired and refuse the rest; the conformance " +
+            "report at the end has every check.",
         ),
       ),
     );
@@ -357,6 +372,41 @@ function render(file: File, decoded: DecodedPack, summary: PackSummary, report: 
         el("dd", { id: "goal" }, data(passport.goal, "div")),
         el("dt", {}, "Current state"),
         el("dd", { id: "current-state" }, data(passport.current_state, "div")),
+      ),
+    ),
+  );
+
+  // Landing checks come first after the task (TaskPack 0.1 §4.4): check before continuing.
+  view.append(
+    card(
+      "checks-card",
+      "Landing checks",
+      String(summary.landing_checks.length),
+      el(
+        "p",
+        { class: "sub" },
+        "The sender suggests checking these on your machine before continuing. They are " +
+          "suggestions: nothing here runs, and nothing should run without your say-so.",
+      ),
+      list(
+        "checks",
+        capped(summary.landing_checks, (check) =>
+          el(
+            "li",
+            { class: "check" },
+            el("span", { class: "badge suggestion" }, "sender's suggestion"),
+            check.required === false ? null : el("span", { class: "badge required" }, "required"),
+            data(check.check),
+            check.how
+              ? el(
+                "div",
+                { class: "how" },
+                el("b", {}, "How the sender would check (not run): "),
+                data(check.how, "code"),
+              )
+              : null,
+          )),
+        "No landing checks.",
       ),
     ),
   );
@@ -454,40 +504,6 @@ function render(file: File, decoded: DecodedPack, summary: PackSummary, report: 
               : null,
           )),
         "No asks.",
-      ),
-    ),
-  );
-
-  view.append(
-    card(
-      "checks-card",
-      "Landing checks",
-      String(summary.landing_checks.length),
-      el(
-        "p",
-        { class: "sub" },
-        "The sender suggests checking these on your machine before continuing. They are " +
-          "suggestions: nothing here runs, and nothing should run without your say-so.",
-      ),
-      list(
-        "checks",
-        capped(summary.landing_checks, (check) =>
-          el(
-            "li",
-            { class: "check" },
-            el("span", { class: "badge suggestion" }, "sender's suggestion"),
-            check.required === false ? null : el("span", { class: "badge required" }, "required"),
-            data(check.check),
-            check.how
-              ? el(
-                "div",
-                { class: "how" },
-                el("b", {}, "How the sender would check (not run): "),
-                data(check.how, "code"),
-              )
-              : null,
-          )),
-        "No landing checks.",
       ),
     ),
   );

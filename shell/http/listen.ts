@@ -1,6 +1,6 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
- * What the servers the command line starts (`serve-home`, `mcp --http`) share: reading
+ * What the servers the command line starts (`serve`, `serve-home`, `mcp --http`) share: reading
  * `--port`, and serving on one address until SIGINT or SIGTERM, with a port already taken said
  * plainly. Both need Deno's server.
  *
@@ -72,9 +72,7 @@ export async function serveUntilSignal(
     }, handler);
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse) {
-      throw new Error(
-        `Cannot serve on ${host}:${port}: the port is already in use (choose another with --port)`,
-      );
+      throw new Error(`port ${port} on ${host} is in use; pick another with --port`);
     }
     throw error;
   }
