@@ -44,6 +44,7 @@ export { type Converted, convertPack, targetEncoding } from "./convert.ts";
 export { LANDED_PACKS } from "./landings.ts";
 export {
   type ClosableDeflater,
+  codecsForPack,
   deflaterFor,
   digestsFor,
   digestsForPack,

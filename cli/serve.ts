@@ -11,7 +11,7 @@
 import process from "node:process";
 import { judgeHandlerFromEnv } from "../shell/http/judge_server.ts";
 import { EXIT, type Io } from "./io.ts";
-import { needDenoServe, portFlag, serveUntilSignal } from "./listen.ts";
+import { needDenoServe, portFlag, serveUntilSignal } from "../shell/http/listen.ts";
 
 /** The flags `serve` reads. */
 export interface ServeFlags {

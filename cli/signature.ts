@@ -10,7 +10,7 @@ import { judge, type ReadLimits } from "../lib/format/mod.ts";
 import { openFileSource } from "../shell/host/files.ts";
 import { progressLine } from "../shell/host/progress.ts";
 import { scanPool } from "../shell/workers/scan_pool.ts";
-import { codecsForPack } from "./codecs.ts";
+import { codecsForPack } from "../app/mod.ts";
 
 /** A pack's digest, and whether the pack is conformant besides. */
 export interface PackDigest {
