@@ -42,10 +42,12 @@ export async function runSign(path: string, options: SignOptions, io: Io): Promi
   let armored: string;
   try {
     armored = await sshKeygenSign(packSignatureMessage(pack.digest), key.key, {
-      // What ssh-keygen says while it works (touch the security key) is shown as it comes.
+      // A security key's prompts are shown as they come; what else ssh-keygen says is kept for
+      // the one sentence a failure gets.
       onMessage: (text) => {
-        const said = text.replace(/^Signing data on standard input\r?\n?/m, "");
-        if (said) io.err(said);
+        for (const line of text.split(/\r?\n/)) {
+          if (/^(Confirm user presence|User presence confirmed)/.test(line)) io.err(`${line}\n`);
+        }
       },
     });
   } catch (error) {

@@ -277,3 +277,47 @@ Deno.test("cli: a bag whose file no longer matches its manifest cannot be vouche
     oneSentence(result);
   });
 });
+
+Deno.test("cli: git's user.signingKey given as the key itself (key::...) signs through ssh-agent, the private key gone from disk", async () => {
+  await inTempDir(async (dir) => {
+    const socket = `${dir}/agent.sock`;
+    const agent = new Deno.Command("ssh-agent", {
+      args: ["-D", "-a", socket],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    try {
+      for (let i = 0; i < 50; i++) {
+        if (await Deno.stat(socket).then(() => true, () => false)) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const env = userEnv(dir, { SSH_AUTH_SOCK: socket });
+      const pub = await keygen(`${dir}/keys/agent_key`, ["-t", "ed25519"]);
+      const added = await sh(`ssh-add -q keys/agent_key`, dir, env);
+      assert.equal(added.code, 0, added.stderr);
+      await Deno.remove(`${dir}/keys/agent_key`);
+      const [bag] = await demoPacks(dir, env);
+      await Deno.writeTextFile(
+        `${dir}/gitconfig`,
+        `[gpg]\n\tformat = ssh\n[user]\n\tsigningKey = key::${pub}\n`,
+      );
+      const signed = await cli(["sign", bag, "--json"], { cwd: dir, env });
+      assert.equal(signed.code, 0, signed.stderr);
+      assert.equal(signed.json().keyFrom, "git config user.signingKey");
+      assert.equal(signed.json().publicKey, pub.split(" ").slice(0, 2).join(" "));
+      await Deno.writeTextFile(`${dir}/team`, `alice@example.com ${pub}\n`);
+      const verified = await cli(["verify", bag, "--allowed-signers", "team"], { cwd: dir, env });
+      assert.equal(verified.code, 0, verified.stderr);
+      // Without the agent, the same key line cannot sign, and ssh-keygen's own words say why.
+      const noAgent = await cli(["sign", bag], { cwd: dir, env: { ...env, SSH_AUTH_SOCK: "" } });
+      assert.equal(noAgent.code, 1);
+      assert.match(
+        noAgent.stderr,
+        /^taskpack: ssh-keygen could not sign with the ssh-ed25519 key \.\.\.\S{12}: Couldn't get agent socket \(key from git config user\.signingKey\)\n$/,
+      );
+    } finally {
+      agent.kill();
+      await agent.status;
+    }
+  });
+});

@@ -25,8 +25,8 @@ import {
 } from "../lib/sign/mod.ts";
 import { wireMpint, WireReader, wireString, wireUint32 } from "../lib/sign/wire.ts";
 import { concatBytes, decodeBase64Strict, encodeBase64, Sha256, utf8 } from "../lib/bytes/mod.ts";
-import { judge } from "../mod.ts";
-import { inTempDir, packBoth } from "./_helpers.ts";
+import { judge, luggageFromBytes } from "../mod.ts";
+import { convert, inTempDir, packBoth, SAMPLE_OPTIONS } from "./_helpers.ts";
 
 const decoder = new TextDecoder();
 /** Bytes as WebCrypto's types want them. */
@@ -635,30 +635,41 @@ Deno.test("an ECDSA signature whose r is not minimally encoded is refused", asyn
   assert.match(e.message, /not minimally encoded/);
 });
 
-Deno.test("the same signature verifies a bag and its flat conversion: their digest is one", async () => {
+Deno.test("property: the same signature verifies a pack, its conversion and back, and no changed pack", async () => {
   const keys = await newEd25519();
   await fc.assert(
-    fc.asyncProperty(fc.string({ minLength: 1, maxLength: 30 }), async (goal) => {
-      const { prepared, bag, flat } = await packBoth({
-        id: "TP-9CB7-J5MK",
-        version: 1,
-        title: "signed",
-        goal: goal.trim() || "x",
-      });
-      const [bagReport, flatReport] = [await judge(bag), await judge(flat)];
-      assert.equal(bagReport.digest, prepared.digest);
-      assert.equal(flatReport.digest, prepared.digest);
-      const sig = await signPackDigest(prepared.digest, keys);
-      const list = `alice@example.com ${
-        (await verifyPackSignature(prepared.digest, sig)).publicKey
-      }`;
-      for (const d of [bagReport.digest!, flatReport.digest!]) {
-        assert.equal(
-          (await verifyPackSignature(d, sig, { allowedSigners: list })).status,
-          "signed",
+    fc.asyncProperty(
+      fc.string({ minLength: 1, maxLength: 30 }),
+      fc.uint8Array({ maxLength: 200 }),
+      fc.boolean(),
+      async (goal, file, startFlat) => {
+        const { prepared, bag, flat } = await packBoth(
+          { id: "TP-9CB7-J5MK", version: 1, title: "signed", goal: goal.trim() || "x" },
+          SAMPLE_OPTIONS,
+          [luggageFromBytes("data.bin", file)],
         );
-      }
-    }),
+        const first = startFlat ? flat : bag;
+        const other = await convert(first, startFlat ? "bag" : "flat");
+        const back = await convert(other, startFlat ? "flat" : "bag");
+        const sig = await signPackDigest(prepared.digest, keys);
+        const list = `alice@example.com ${
+          (await verifyPackSignature(prepared.digest, sig)).publicKey
+        }`;
+        for (const bytes of [first, other, back]) {
+          const report = await judge(bytes);
+          assert.equal(report.ok, true);
+          const verdict = await verifyPackSignature(report.digest!, sig, { allowedSigners: list });
+          assert.equal(verdict.status, "signed");
+        }
+        // One more byte in the luggage is another pack: the signature is refused.
+        const { prepared: changed } = await packBoth(
+          { id: "TP-9CB7-J5MK", version: 1, title: "signed", goal: goal.trim() || "x" },
+          SAMPLE_OPTIONS,
+          [luggageFromBytes("data.bin", concatBytes([file, new Uint8Array(1)]))],
+        );
+        await refusal(verifyPackSignature(changed.digest, sig), "sig-mismatch");
+      },
+    ),
     { numRuns: 10 },
   );
 });

@@ -346,6 +346,21 @@ function expectations(result: CheckResult): string[] {
     if (fixture.siblingReproduced === false) out.push(`fixture ${name}: conversion differs`);
     if (!fixture.toBag.report.ok) out.push(`fixture ${name}: its conversion to a bag fails`);
   }
+  const signatures = result.shared.signatures as Record<string, Record<string, any>>;
+  for (const [name, check] of Object.entries(signatures)) {
+    if (name === "inMemory") {
+      if (check.status !== "unknown-key" || check.refused !== "sig-mismatch") {
+        out.push(`the in-memory signature: ${JSON.stringify(check)}`);
+      }
+      continue;
+    }
+    if (check.verified?.status !== "signed") {
+      out.push(`ssh-keygen's ${name} signature did not verify: ${JSON.stringify(check.verified)}`);
+    }
+    if (check.otherDigest?.thrown?.code !== "sig-mismatch") {
+      out.push(`ssh-keygen's ${name} signature was not refused over another digest`);
+    }
+  }
   return out;
 }
 

@@ -18,11 +18,12 @@ import { SignatureError } from "./errors.ts";
 import { publicKeyFromBlob, type SshPublicKey } from "./keys.ts";
 import { WireReader, wireString, wireUint32 } from "./wire.ts";
 
-const MAGIC = utf8("SSHSIG");
+// Marked pure so that a bundle that does not verify signatures leaves it out.
+const MAGIC = /* @__PURE__ */ utf8("SSHSIG");
 const BEGIN = "-----BEGIN SSH SIGNATURE-----";
 const END = "-----END SSH SIGNATURE-----";
 /** The longest armored signature read: an RSA-16384 one is about 5 KiB. */
-const MAX_ARMORED = 64 * 1024;
+const MAX_ARMORED = 65_536;
 
 /** The hash algorithms PROTOCOL.sshsig allows. */
 export type SshSigHash = "sha256" | "sha512";

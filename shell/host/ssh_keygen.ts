@@ -159,6 +159,13 @@ export async function findSigningKey(flag?: string): Promise<SigningKey> {
   return { key: join(homeFolder(), ".ssh", "id_ed25519"), from: "default" };
 }
 
+/** A key for a message: its path, or for a key line its type and the end of its base64. */
+export function keyName(key: string): string {
+  if (!isKeyLiteral(key)) return key;
+  const [type, base64] = key.replace(/^key::/, "").split(/\s+/);
+  return `the ${type} key ...${(base64 ?? "").slice(-12)}`;
+}
+
 /** git's `user.signingKey` may be the key itself: `key::ssh-ed25519 AAAA...` or `ssh-...`. */
 function isKeyLiteral(value: string): boolean {
   return value.startsWith("key::") || /^(ssh-|ecdsa-|sk-)\S+ \S/.test(value);
@@ -171,8 +178,8 @@ function isKeyLiteral(value: string): boolean {
  *
  * @param message The message (for a pack: `packSignatureMessage(digest)`).
  * @param key The key file, or a key line.
- * @param options The namespace (default `taskpack`), and where to show what `ssh-keygen` says
- *   while it works (a prompt to touch a security key).
+ * @param options The namespace (default `taskpack`), and where to pass what `ssh-keygen` says
+ *   while it works, as it comes (a prompt to touch a security key).
  * @returns The armored signature.
  * @throws {SigningError} When `ssh-keygen` is missing, or could not sign (its own words).
  * @example Usage
@@ -217,7 +224,7 @@ export async function sshKeygenSign(
     if (result.code !== 0 || !armored.startsWith("-----BEGIN SSH SIGNATURE-----")) {
       const said = result.stderr.trim().split("\n").filter((l) => l.trim()).pop() ??
         `exit code ${result.code}`;
-      throw new SigningError(`ssh-keygen could not sign with ${key}: ${said}`);
+      throw new SigningError(`ssh-keygen could not sign with ${keyName(key)}: ${said}`);
     }
     return armored;
   } finally {
