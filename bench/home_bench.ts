@@ -80,13 +80,8 @@ try {
 }
 
 globalThis.addEventListener("unload", () => {
-  postgres?.killNow();
-  try {
-    Deno.removeSync(folderDir, { recursive: true });
-    if (postgres) Deno.removeSync(postgres.dir, { recursive: true });
-  } catch {
-    // a server still shutting down: its temporary folder stays behind
-  }
+  postgres?.killNow(); // stops the server and removes its cluster
+  Deno.removeSync(folderDir, { recursive: true });
 });
 
 const folderDirect = await checkpointer(folder);
