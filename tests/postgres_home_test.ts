@@ -369,6 +369,43 @@ Deno.test("many homes, one database: PostgreSQL restarted under the homes", asyn
   });
 });
 
+Deno.test("serve-home --mint-token on a postgres:// store: the token works through every home", async () => {
+  await inTempDir(async (cwd) => {
+    const env = envFor(cwd);
+    await server.sql("CREATE DATABASE minted");
+    const store = server.url("minted");
+    const direct = new PostgresStore(store, { env: { PGPASSWORD: PASSWORD } });
+    try {
+      await direct.create({ id: ID, version: 0, title: "came in by migrate" });
+    } finally {
+      await direct.close();
+    }
+    const minted = await cli(["serve-home", "--store", store, "--mint-token", ID, "--json"], {
+      cwd,
+      env,
+    });
+    assert.equal(minted.code, 0, minted.stderr);
+    const { token } = minted.json();
+    assert.match(token, /^tpk_/);
+    const missing = await cli(["serve-home", "--store", store, "--mint-token", OTHER], {
+      cwd,
+      env,
+    });
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /There is no passport TP-2345-6789 in postgres:\/\/taskpack@127/);
+    await withHomes(store, env, 2, async (homes) => {
+      for (const home of homes) {
+        assert.equal(
+          (await new HttpStore(home.url, { token }).open(ID))?.title,
+          "came in by migrate",
+        );
+        const refused = await new HttpStore(home.url).open(ID).then(() => null, (e) => e);
+        assert.ok(refused instanceof HomeRequestError && refused.status === 401, String(refused));
+      }
+    });
+  });
+});
+
 // Registered last: the server of this file stops after every other test.
 Deno.test("postgres home: the test server stops", async () => {
   await server.destroy();
