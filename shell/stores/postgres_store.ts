@@ -57,7 +57,12 @@ import {
   TABLE_NAME,
 } from "./postgres_config.ts";
 
-export { isPostgresUrl, PG_LEDGER_TABLE, redactPostgresUrl } from "./postgres_config.ts";
+export {
+  isPostgresUrl,
+  PG_LEDGER_TABLE,
+  pgLedgerTable,
+  redactPostgresUrl,
+} from "./postgres_config.ts";
 
 /** The schema version this code writes and reads. */
 export const PG_SCHEMA_VERSION = 1;
