@@ -41,6 +41,7 @@ interface Home {
   url: string;
   child: Deno.ChildProcess;
   stderr: Promise<string>;
+  /** Stops it (SIGTERM) and returns what it said; it must end with status 0 unless killed. */
   stop(): Promise<string>;
 }
 
@@ -80,9 +81,13 @@ async function startHome(store: string, env: Record<string, string>): Promise<Ho
         } catch {
           // killed already
         }
-        await child.status;
+        const status = await child.status;
         await child.stdout.cancel().catch(() => {});
-        return await stderr;
+        const said = await stderr;
+        if (status.signal !== "SIGKILL") {
+          assert.equal(status.code, 0, `serve-home ended badly: ${said}`);
+        }
+        return said;
       })();
       return stopped;
     },
