@@ -12,6 +12,7 @@ import { FolderStore } from "../shell/stores/folder_store.ts";
 import { KvStore } from "../shell/stores/kv_store.ts";
 import { PostgresStore } from "../shell/stores/postgres_store.ts";
 import { ClaimHeldError, HomeRequestError, HttpStore } from "../shell/stores/http_store.ts";
+import { StoreConflictError } from "../lib/home/store.ts";
 import { cli } from "./_cli.ts";
 import { decoder, inTempDir } from "./_helpers.ts";
 import { startPostgres } from "./_postgres.ts";
@@ -370,6 +371,57 @@ Deno.test("many homes, one database: PostgreSQL restarted under the homes", asyn
       assert.equal(after.version, 2);
       assert.equal((await b!.save({ ...after, n: 2 }, 2)).version, 3);
       assert.equal((await a!.open(ID))?.version, 3);
+
+      // A restart while two writers checkpoint through the two homes: what was in flight fails
+      // in one sentence (or is refused as stale, after a write whose answer was lost), and the
+      // writers finish once the database is back.
+      const failures: string[] = [];
+      let restarting = true;
+      const writer = async (store: HttpStore, name: string) => {
+        let done = 0;
+        while (done < 40) {
+          try {
+            const state = (await store.open(ID))!;
+            const marks = (state.marks ?? []) as string[];
+            if (marks.includes(`${name}${done}`)) {
+              done++; // landed, though its answer was lost
+              continue;
+            }
+            await store.save({ ...state, marks: [...marks, `${name}${done}`] }, state.version);
+            done++;
+          } catch (error) {
+            if (error instanceof StoreConflictError) continue;
+            assert.ok(error instanceof HomeRequestError, String(error));
+            failures.push(error.message);
+            if (!restarting) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          if (done === 10 && name === "a") {
+            await server.stop();
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            await server.start();
+            restarting = false;
+          }
+        }
+      };
+      await Promise.all([writer(a!, "a"), writer(b!, "b")]);
+      assert.ok(failures.length > 0, "some requests met the restart");
+      for (const failure of failures) {
+        assert.equal(failure.split("\n").length, 1, failure);
+        assert.match(
+          failure,
+          new RegExp(
+            `(Cannot reach|Lost the connection to) PostgreSQL at 127\\.0\\.0\\.1:${server.port}`,
+          ),
+        );
+      }
+      const marks = (await a!.open(ID))!.marks as string[];
+      for (const name of ["a", "b"]) {
+        assert.deepEqual(
+          marks.filter((m) => m.startsWith(name)),
+          Array.from({ length: 40 }, (_, i) => `${name}${i}`),
+        );
+      }
     });
   });
 });
