@@ -263,11 +263,14 @@ Deno.test("many homes, one database: 8 writers x 50 checkpoints through 3 homes,
       // Kill the third home once the passport has moved on a little.
       const direct = new PostgresStore(store, { env: { PGPASSWORD: PASSWORD } });
       try {
-        while (((await direct.open(ID))?.version ?? 0) < 60) {
+        let ended = false;
+        const all = Promise.all(workers).finally(() => ended = true);
+        while (!ended && ((await direct.open(ID))?.version ?? 0) < 60) {
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
+        assert.ok(!ended, "the writers were still at work when the home was killed");
         homes[2]!.child.kill("SIGKILL");
-        const results = await Promise.all(workers);
+        const results = await all;
         const reports: {
           pid: number;
           acked: [number, number][];
