@@ -17,7 +17,7 @@ import type { PassportStore } from "../lib/home/mod.ts";
 import { createHomeHandler } from "../shell/http/home_server.ts";
 import { FolderStore } from "../shell/stores/folder_store.ts";
 import { HttpStore } from "../shell/stores/http_store.ts";
-import { PG_LEDGER_TABLE, PostgresStore } from "../shell/stores/postgres_store.ts";
+import { pgLedgerTable, PostgresStore } from "../shell/stores/postgres_store.ts";
 import { startPostgres, type TestPostgres } from "../tests/_postgres.ts";
 
 const ID = "TP-BENC-H000";
@@ -72,7 +72,7 @@ try {
   const env = { PGPASSWORD: postgres.password };
   pgStore = new PostgresStore(url, { env });
   const served = new PostgresStore(url, { table: "served", env });
-  pgHome = serveHome(served, served.withTable(PG_LEDGER_TABLE));
+  pgHome = serveHome(served, served.withTable(pgLedgerTable(served.table)));
 } catch (error) {
   console.error(
     `home_bench: PostgreSQL is left out: ${(error as Error).message.split("\n")[0]}`,
@@ -80,13 +80,8 @@ try {
 }
 
 globalThis.addEventListener("unload", () => {
-  postgres?.killNow();
-  try {
-    Deno.removeSync(folderDir, { recursive: true });
-    if (postgres) Deno.removeSync(postgres.dir, { recursive: true });
-  } catch {
-    // a server still shutting down: its temporary folder stays behind
-  }
+  postgres?.killNow(); // stops the server and removes its cluster
+  Deno.removeSync(folderDir, { recursive: true });
 });
 
 const folderDirect = await checkpointer(folder);

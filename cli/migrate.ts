@@ -7,7 +7,6 @@
  * @module
  */
 import { type PassportStore, StoreConflictError } from "../lib/home/mod.ts";
-import { KvStore } from "../shell/stores/kv_store.ts";
 import { redactPostgresUrl } from "../shell/stores/postgres_config.ts";
 import { openStore, storeDir } from "../app/mod.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
@@ -97,8 +96,9 @@ export async function runMigrate(flags: MigrateFlags, io: Io): Promise<number> {
   }
 }
 
+/** Closes a store that holds a connection (KV, PostgreSQL). */
 async function close(store: PassportStore): Promise<void> {
-  if (store instanceof KvStore || "close" in store) await (store as KvStore).close();
+  await (store as { close?: () => Promise<void> }).close?.();
 }
 
 function oneLine(error: unknown): string {

@@ -28,7 +28,7 @@ import { FolderStore } from "../shell/stores/folder_store.ts";
 import { createHomeHandler, hashToken, issueToken, teamDoor } from "../shell/http/home_server.ts";
 import { allowedHostsFor, guardHosts, isLoopbackHost } from "../shell/http/dns_rebinding.ts";
 import { KV_LEDGER_PREFIX, KvStore } from "../shell/stores/kv_store.ts";
-import { PG_LEDGER_TABLE, redactPostgresUrl } from "../shell/stores/postgres_config.ts";
+import { pgLedgerTable, redactPostgresUrl } from "../shell/stores/postgres_config.ts";
 import type { PostgresStore } from "../shell/stores/postgres_store.ts";
 import { openStore, storeDir } from "../app/mod.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
@@ -70,7 +70,8 @@ export const DEFAULT_HOME_PORT = 8470;
 /**
  * Where a home keeps token hashes and claims for a store: `<folder>/.home/` beside a folder's
  * passports (listing ignores dot-folders), the KV prefix `["taskpack", "home"]`, or the
- * PostgreSQL table `taskpack_ledger` (so every home on that database shares it).
+ * PostgreSQL table `taskpack_ledger` (`<table>_ledger` beside another table), so every home on
+ * that database shares it.
  *
  * @param store The passports' store.
  * @param dir Its folder (for a folder store).
@@ -79,7 +80,7 @@ export const DEFAULT_HOME_PORT = 8470;
 export function ledgerFor(store: PassportStore, dir: string): PassportStore {
   if (store instanceof FolderStore) return new FolderStore(join(dir, ".home"));
   if (store instanceof KvStore) return store.withPrefix(KV_LEDGER_PREFIX);
-  if (isPostgres(store)) return store.withTable(PG_LEDGER_TABLE);
+  if (isPostgres(store)) return store.withTable(pgLedgerTable(store.table));
   throw new UsageError(
     "serve-home serves a folder or a kv: store (or a postgres:// database), not another home " +
       "(--store <dir>, kv:<path> or postgres://...)",

@@ -27,7 +27,11 @@ export interface TestPostgres {
   start(): Promise<void>;
   /** Stops it and removes the cluster. */
   destroy(): Promise<void>;
-  /** Kills it at once, synchronously (for an unload handler). */
+  /**
+   * Stops it at once (immediate shutdown) and removes the cluster, synchronously: for an unload
+   * handler, when a run ended before `destroy()` (a filtered run, a failure). Does nothing after
+   * `destroy()`.
+   */
   killNow(): void;
 }
 
@@ -190,6 +194,7 @@ export async function startPostgres(options: StartOptions = {}): Promise<TestPos
   }
   const port = freePort();
   let child: Deno.ChildProcess | null = null;
+  let destroyed = false;
   let log: Promise<string> = Promise.resolve("");
 
   const start = async () => {
@@ -287,16 +292,24 @@ export async function startPostgres(options: StartOptions = {}): Promise<TestPos
     stop,
     start,
     async destroy() {
+      if (destroyed) return;
+      destroyed = true;
       await stop();
       await Deno.remove(dir, { recursive: true });
     },
     killNow() {
-      const running = child;
-      child = null;
+      if (destroyed) return;
+      destroyed = true;
+      if (child) {
+        child = null;
+        const [program, list] = as(runAs, `${bin}/pg_ctl`, ["stop", "-D", data, "-m", "immediate"]);
+        new Deno.Command(program, { args: list, cwd: "/", stdout: "null", stderr: "null" })
+          .outputSync();
+      }
       try {
-        running?.kill("SIGQUIT");
+        Deno.removeSync(dir, { recursive: true });
       } catch {
-        // ended already
+        // nothing to remove
       }
     },
   };

@@ -12,6 +12,7 @@ import { FolderStore } from "../shell/stores/folder_store.ts";
 import { KvStore } from "../shell/stores/kv_store.ts";
 import { PostgresStore } from "../shell/stores/postgres_store.ts";
 import { ClaimHeldError, HomeRequestError, HttpStore } from "../shell/stores/http_store.ts";
+import { StoreConflictError } from "../lib/home/store.ts";
 import { cli } from "./_cli.ts";
 import { decoder, inTempDir } from "./_helpers.ts";
 import { startPostgres } from "./_postgres.ts";
@@ -41,6 +42,7 @@ interface Home {
   url: string;
   child: Deno.ChildProcess;
   stderr: Promise<string>;
+  /** Stops it (SIGTERM) and returns what it said; it must end with status 0 unless killed. */
   stop(): Promise<string>;
 }
 
@@ -80,9 +82,13 @@ async function startHome(store: string, env: Record<string, string>): Promise<Ho
         } catch {
           // killed already
         }
-        await child.status;
+        const status = await child.status;
         await child.stdout.cancel().catch(() => {});
-        return await stderr;
+        const said = await stderr;
+        if (status.signal !== "SIGKILL") {
+          assert.equal(status.code, 0, `serve-home ended badly: ${said}`);
+        }
+        return said;
       })();
       return stopped;
     },
@@ -257,11 +263,14 @@ Deno.test("many homes, one database: 8 writers x 50 checkpoints through 3 homes,
       // Kill the third home once the passport has moved on a little.
       const direct = new PostgresStore(store, { env: { PGPASSWORD: PASSWORD } });
       try {
-        while (((await direct.open(ID))?.version ?? 0) < 60) {
+        let ended = false;
+        const all = Promise.all(workers).finally(() => ended = true);
+        while (!ended && ((await direct.open(ID))?.version ?? 0) < 60) {
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
+        assert.ok(!ended, "the writers were still at work when the home was killed");
         homes[2]!.child.kill("SIGKILL");
-        const results = await Promise.all(workers);
+        const results = await all;
         const reports: {
           pid: number;
           acked: [number, number][];
@@ -365,6 +374,94 @@ Deno.test("many homes, one database: PostgreSQL restarted under the homes", asyn
       assert.equal(after.version, 2);
       assert.equal((await b!.save({ ...after, n: 2 }, 2)).version, 3);
       assert.equal((await a!.open(ID))?.version, 3);
+
+      // A restart while two writers checkpoint through the two homes: what was in flight fails
+      // in one sentence (or is refused as stale, after a write whose answer was lost), and the
+      // writers finish once the database is back.
+      const failures: string[] = [];
+      let restarting = true;
+      const writer = async (store: HttpStore, name: string) => {
+        let done = 0;
+        while (done < 40) {
+          try {
+            const state = (await store.open(ID))!;
+            const marks = (state.marks ?? []) as string[];
+            if (marks.includes(`${name}${done}`)) {
+              done++; // landed, though its answer was lost
+              continue;
+            }
+            await store.save({ ...state, marks: [...marks, `${name}${done}`] }, state.version);
+            done++;
+          } catch (error) {
+            if (error instanceof StoreConflictError) continue;
+            assert.ok(error instanceof HomeRequestError, String(error));
+            failures.push(error.message);
+            if (!restarting) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          if (done === 10 && name === "a") {
+            await server.stop();
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            await server.start();
+            restarting = false;
+          }
+        }
+      };
+      await Promise.all([writer(a!, "a"), writer(b!, "b")]);
+      assert.ok(failures.length > 0, "some requests met the restart");
+      for (const failure of failures) {
+        assert.equal(failure.split("\n").length, 1, failure);
+        assert.match(
+          failure,
+          new RegExp(
+            `(Cannot reach|Lost the connection to) PostgreSQL at 127\\.0\\.0\\.1:${server.port}`,
+          ),
+        );
+      }
+      const marks = (await a!.open(ID))!.marks as string[];
+      for (const name of ["a", "b"]) {
+        assert.deepEqual(
+          marks.filter((m) => m.startsWith(name)),
+          Array.from({ length: 40 }, (_, i) => `${name}${i}`),
+        );
+      }
+    });
+  });
+});
+
+Deno.test("serve-home --mint-token on a postgres:// store: the token works through every home", async () => {
+  await inTempDir(async (cwd) => {
+    const env = envFor(cwd);
+    await server.sql("CREATE DATABASE minted");
+    const store = server.url("minted");
+    const direct = new PostgresStore(store, { env: { PGPASSWORD: PASSWORD } });
+    try {
+      await direct.create({ id: ID, version: 0, title: "came in by migrate" });
+    } finally {
+      await direct.close();
+    }
+    const minted = await cli(["serve-home", "--store", store, "--mint-token", ID, "--json"], {
+      cwd,
+      env,
+    });
+    assert.equal(minted.code, 0, minted.stderr);
+    const { token } = minted.json();
+    assert.match(token, /^tpk_/);
+    const missing = await cli(["serve-home", "--store", store, "--mint-token", OTHER], {
+      cwd,
+      env,
+    });
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /There is no passport TP-2345-6789 in postgres:\/\/taskpack@127/);
+    await withHomes(store, env, 2, async (homes) => {
+      for (const home of homes) {
+        assert.equal(
+          (await new HttpStore(home.url, { token }).open(ID))?.title,
+          "came in by migrate",
+        );
+        const refused = await new HttpStore(home.url).open(ID).then(() => null, (e) => e);
+        assert.ok(refused instanceof HomeRequestError && refused.status === 401, String(refused));
+      }
     });
   });
 });

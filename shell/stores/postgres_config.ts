@@ -42,8 +42,29 @@ export function isPostgresUrl(spec: string): boolean {
 
 /** The default table of passports. */
 export const PG_DEFAULT_TABLE = "taskpack_passports";
-/** The table a home keeps its ledger (token hashes and claims) in. */
+/** The table a home keeps its ledger (token hashes and claims) in, beside the default table. */
 export const PG_LEDGER_TABLE = "taskpack_ledger";
+
+/**
+ * The ledger table of a home serving the passports' table `table`: `taskpack_ledger` beside the
+ * default table, else `<table>_ledger`, so two homes serving two tables of one database never
+ * share tokens.
+ *
+ * @param table The passports' table.
+ * @returns The ledger's table.
+ *
+ * @example Usage
+ * ```ts
+ * import { pgLedgerTable } from "./postgres_config.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(pgLedgerTable("taskpack_passports"), "taskpack_ledger");
+ * assert.equal(pgLedgerTable("team_b"), "team_b_ledger");
+ * ```
+ */
+export function pgLedgerTable(table: string): string {
+  return table === PG_DEFAULT_TABLE ? PG_LEDGER_TABLE : `${table}_ledger`;
+}
 /** The default pool size. */
 export const PG_DEFAULT_POOL_MAX = 10;
 /** The default statement timeout, in milliseconds. */
@@ -98,8 +119,11 @@ const KNOWN = new Set([
   "application_name",
 ]);
 
-/** A table name this store accepts: lower case, digits and `_`, not starting with a digit. */
-export const TABLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+/**
+ * A table name this store accepts: lower case, digits and `_`, not starting with a digit, at most
+ * 56 characters (PostgreSQL's 63, less `_ledger`).
+ */
+export const TABLE_NAME = /^[a-z_][a-z0-9_]{0,55}$/;
 
 /**
  * A PostgreSQL URL with its password (if any) replaced by `***`, for messages.

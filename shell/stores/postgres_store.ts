@@ -57,7 +57,12 @@ import {
   TABLE_NAME,
 } from "./postgres_config.ts";
 
-export { isPostgresUrl, PG_LEDGER_TABLE, redactPostgresUrl } from "./postgres_config.ts";
+export {
+  isPostgresUrl,
+  PG_LEDGER_TABLE,
+  pgLedgerTable,
+  redactPostgresUrl,
+} from "./postgres_config.ts";
 
 /** The schema version this code writes and reads. */
 export const PG_SCHEMA_VERSION = 1;
@@ -328,6 +333,9 @@ class Connection {
         ? "the host name does not resolve"
         : "the host cannot be reached";
       sentence = `Cannot reach ${at}: ${why} (is the database running?)`;
+    } else if (code === "57P03") {
+      // cannot_connect_now: starting up, shutting down, or in recovery
+      sentence = `Cannot reach ${at}: ${message}; try again`;
     } else if (
       /timeout exceeded when trying to connect|Connection terminated due to connection timeout/i
         .test(message)
@@ -341,7 +349,7 @@ class Connection {
       sentence = `${at} did not finish a statement within ${s.statementTimeoutMs} ms ` +
         `(statement_timeout); try again`;
     } else if (
-      /^57P0[123]$/.test(code) || code === "ECONNRESET" || code === "EPIPE" ||
+      /^57P0[12]$/.test(code) || code === "ECONNRESET" || code === "EPIPE" ||
       /Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i
         .test(message)
     ) {
