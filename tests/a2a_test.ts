@@ -3,7 +3,7 @@
 // The A2A binding (spec §5): our JSON is what the official A2A 1.0 codecs read and write,
 // the mappings round-trip exactly, and a pack built from a task's artifacts judges conformant.
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import {
   AgentCard,
   Artifact,

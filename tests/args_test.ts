@@ -3,7 +3,7 @@
 // generated command lines: the same values and positionals, or both refuse.
 import assert from "node:assert/strict";
 import { parseArgs } from "node:util";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import { type OptionSpec, parseCommandLine } from "../cli/args.ts";
 
 const OPTIONS: Record<string, OptionSpec> = {

@@ -2,7 +2,7 @@
 // The batch deflater (many small files deflated on another core) gives exactly the bytes of
 // deflating on the calling thread, whatever the batching, and still does when its worker fails.
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import { deflateRawSmall } from "../lib/zip/deflate.ts";
 import { type Deflater, platformDeflater, SMALL_DEFLATE } from "../lib/zip/deflate.ts";
 import { batchDeflater } from "../shell/workers/batch_deflater.ts";

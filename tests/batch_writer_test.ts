@@ -2,7 +2,7 @@
 // Creating thousands of small files on a worker: every file lands with its bytes, a failure is
 // reported with its path and nothing more is written after it, and landing cleans up after one.
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import { batchWriter } from "../shell/workers/batch_writer.ts";
 import { extractLuggage } from "../app/luggage_out.ts";
 import { MANY_SMALL_FILES } from "../app/codecs.ts";

@@ -5,7 +5,7 @@
 // `capsule` commands as a user runs them.
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import { canonicalJson } from "../lib/bytes/json.ts";
 import { runCapsule } from "../cli/capsule.ts";
 import {

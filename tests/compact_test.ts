@@ -3,7 +3,7 @@
 // typed arrays, the manifest read line by line from its bytes) say exactly what the plain forms
 // they replace said (fast-check).
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import { DigestTable } from "../lib/bytes/digest_table.ts";
 import { isValidUtf8, utf8 } from "../lib/bytes/bytes.ts";
 import {

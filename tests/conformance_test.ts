@@ -3,7 +3,7 @@
 // The judge: for every check C0-C10, a pack built to break it fails it, and the judge never
 // throws, whatever the bytes.
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import { canonicalJson } from "../lib/bytes/json.ts";
 import { writeZip } from "../lib/zip/writer.ts";
 import {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { crc32 as zlibCrc32 } from "node:zlib";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import { Sha256 } from "../lib/bytes/sha256.ts";
 import { crc32 } from "../lib/bytes/crc32.ts";
 import {

@@ -8,7 +8,7 @@
 //   deno task fuzz                                           # 100,000 runs
 //   TASKPACK_FUZZ_RUNS=5000 TASKPACK_FUZZ_SEED=42 deno test -A tests/fuzz_test.ts
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import { extractLuggage } from "../app/luggage_out.ts";
 import { judge } from "../lib/format/conformance.ts";
 import { RefusalError, TaskPackReadError } from "../lib/bytes/errors.ts";

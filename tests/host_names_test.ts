@@ -3,7 +3,7 @@
 // lands as written on a case-sensitive POSIX folder; what a given host cannot hold is that
 // landing's decision (refused before anything is written, or renamed), never the judge's.
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import {
   buildPackObject,
   encodeBag,

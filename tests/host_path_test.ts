@@ -2,7 +2,7 @@
 // The shells' own POSIX path functions against node:path/posix, on generated paths.
 import assert from "node:assert/strict";
 import { posix, win32 } from "node:path";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import {
   posixBasename,
   posixDirname,

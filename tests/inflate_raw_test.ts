@@ -15,7 +15,7 @@ import {
   inflateRawSync,
   type ZlibOptions,
 } from "node:zlib";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import {
   CODE_LENGTH_ORDER,
   DISTANCE_BASE,

@@ -1,6 +1,6 @@
 // Copyright 2026 the taskpack authors. MIT license.
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import {
   canonicalJson,
   isPlainObject,

@@ -5,7 +5,7 @@
 // packs carried in the calls. The team's door: GET/POST /p and /mcp need the team token (401
 // without, nothing changed). DNS-rebinding protection. All traffic stays on loopback.
 import assert from "node:assert/strict";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
 import { tempDir } from "./_helpers.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;

@@ -4,8 +4,8 @@
 // Every step of the A -> B -> A flow goes through tool calls; bad arguments come back as
 // isError results with one sentence; stdout carries JSON-RPC and nothing else.
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client } from "npm:@modelcontextprotocol/client@2.4.0";
+import { StdioClientTransport } from "npm:@modelcontextprotocol/client@2.4.0/stdio";
 import { REFERENCE_DIR, REFERENCE_FILES, tempDir } from "./_helpers.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;

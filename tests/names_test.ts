@@ -3,7 +3,7 @@
 // when the rules, restated here on their own, say so; and where it is not, the set check
 // names the same file. Names only some systems cannot hold are safe, and warned about.
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import { luggageNameProblem, luggageSetProblem, portabilityWarnings } from "../mod.ts";
 
 /** The rules of `luggageNameProblem`'s documentation, one by one. */

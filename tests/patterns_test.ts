@@ -1,7 +1,7 @@
 // Copyright 2026 the taskpack authors. MIT license.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import {
   findCredential,
   findTranscript,

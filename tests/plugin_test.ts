@@ -36,8 +36,8 @@
 import assert from "node:assert/strict";
 import { existsSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client } from "npm:@modelcontextprotocol/client@2.4.0";
+import { StdioClientTransport } from "npm:@modelcontextprotocol/client@2.4.0/stdio";
 import denoConfig from "../deno.json" with { type: "json" };
 import { tempDir } from "./_helpers.ts";
 

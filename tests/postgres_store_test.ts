@@ -5,7 +5,7 @@
 // PGPASSWORD or a password file and never shown; an unreachable database named by host and
 // port; the statement timeout), and a restart of the database mid-run.
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import type { PassportState } from "../lib/format/mod.ts";
 import { StoreConflictError } from "../lib/home/store.ts";
 import { FolderStore } from "../shell/stores/folder_store.ts";

@@ -2,7 +2,7 @@
 // deno-lint-ignore-file no-explicit-any -- tests edit parsed JSON freely to build broken packs
 // The format's invariants, on generated packs of every shape (fast-check).
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import { canonicalJson } from "../lib/bytes/json.ts";
 import { decodeUtf8Strict, isUtf8Of, utf8 } from "../lib/bytes/bytes.ts";
 import {

@@ -2,7 +2,7 @@
 // Small files read ahead on a worker: the same bytes as reading them here, the same errors,
 // and reading here again whenever the worker cannot help.
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import { readAhead } from "../shell/workers/read_ahead.ts";
 import { deflateRawSmall } from "../lib/zip/deflate.ts";
 import { SMALL_DEFLATE } from "../lib/zip/deflate.ts";

@@ -5,7 +5,7 @@
 // (tests/hostile_test.ts) holds the committed files; this file holds what needs more than one
 // file: round trips, the writer, receipts, the HTTP judge, and the properties.
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import {
   buildPackObject,
   encodeBag,

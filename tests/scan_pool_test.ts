@@ -2,7 +2,7 @@
 // Scanning on another core finds exactly what scanning on the calling thread finds, keeps its
 // memory bounded, and is what the CLI uses for large luggage. Tokens are built at run time.
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import { type ScanResult, TextScanner } from "../lib/scan/patterns.ts";
 import { SCAN_AHEAD, scanPool } from "../shell/workers/scan_pool.ts";
 import { tokens } from "./_hostile_generated.ts";

@@ -4,7 +4,7 @@
 // change to the message, the signature, the namespace or the key is refused. Every key is made
 // at test time; none is committed.
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import {
   armorSshSignature,
   describePackSignature,

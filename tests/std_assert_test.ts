@@ -2,7 +2,7 @@
 // The stand-in for @std/assert that the library's examples run against: each assertion passes
 // where it should and fails where it should, and deep equality agrees with Node's strict one.
 import nodeAssert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import {
   assert,
   assertEquals,

@@ -5,8 +5,8 @@
 // instruction-like passages `land --dry-run --json` reports, and mark refused exactly the
 // luggage file `land` refuses, with land's reason code.
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client } from "npm:@modelcontextprotocol/client@2.4.0";
+import { StdioClientTransport } from "npm:@modelcontextprotocol/client@2.4.0/stdio";
 import { main } from "../cli.ts";
 import { readReference, tempDir } from "./_helpers.ts";
 

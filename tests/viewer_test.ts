@@ -5,7 +5,7 @@
 // renders pack text as text, converts, and never touches the network.
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { chromium, type Page } from "playwright-core";
+import { chromium, type Page } from "npm:playwright-core@1.65.1";
 import { buildViewer } from "../tools/build_viewer.ts";
 import { CHROMIUM, CHROMIUM_ARGS } from "../tools/_tools.ts";
 import { createJudgeHandler } from "../serve.ts";

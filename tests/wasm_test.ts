@@ -4,7 +4,7 @@
 // are what the sources compile to.
 import assert from "node:assert/strict";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import { decodeBase64Strict } from "../lib/bytes/mod.ts";
 import { deflateRawSmall, inflateRawStrict } from "../lib/zip/deflate.ts";
 import { deflateRawJs } from "../lib/zip/deflate_raw.ts";

@@ -3,7 +3,7 @@
 // exactly when the rules, restated here on their own, say so; and the clash check finds the
 // first name that clashes with an earlier one, as comparing every pair does.
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.11.0";
 import { DEFAULT_ZIP_LIMITS, zipNameClash, zipNameProblem } from "../lib/zip/reader.ts";
 
 /** The rules of `zipNameProblem`'s documentation, one by one. */

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import asc from "assemblyscript/asc";
+import asc from "npm:assemblyscript@0.28.20/asc";
 import { encodeBase64 } from "../lib/bytes/mod.ts";
 
 /** What the modules share (imported as `./common`). */
