@@ -16,6 +16,9 @@
 /** Runs the tests in a private temporary folder; resolves to the exit code. */
 export async function testInCleanTmp(args: readonly string[]): Promise<number> {
   const tmp = await Deno.makeTempDir({ prefix: "taskpack-test-run-" });
+  // Like /tmp itself: the PostgreSQL the tests start runs as an unprivileged user, whose
+  // folders live in here too.
+  await Deno.chmod(tmp, 0o1777);
   try {
     const { code } = await new Deno.Command(Deno.execPath(), {
       args: ["test", "-A", ...args],
