@@ -142,6 +142,10 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
       io.out(USAGE);
       return EXIT.ok;
     }
+    const port = values.port;
+    if (port !== undefined && (!/^\d{1,5}$/.test(port) || Number(port) > 65535)) {
+      throw new UsageError(`--port needs a port number from 0 to 65535, got "${port}"`);
+    }
     const json = values.json === true;
     const maxInline = values["max-inline"] === undefined
       ? undefined
