@@ -117,7 +117,9 @@ Deno.test("tools/list: every tool, with input and output schemas and honest anno
     ]);
     assert.deepEqual(byName.taskpack_pack!.inputSchema.required, ["id", "out"]);
     const ask = (byName.taskpack_pack!.inputSchema.properties as any).asks.items;
-    assert.deepEqual(ask.required, ["what", "accept"], "an ask needs an accept rule");
+    // An ask needs an accept rule: the operation refuses one without, in the format's words.
+    assert.deepEqual(ask.required, ["what"]);
+    assert.match(ask.properties.accept.description, /^Required:/);
     const land = byName.taskpack_land!.inputSchema.properties as any;
     // Restoring a ✓ is the human's choice (§4.2): no tool argument lets a model make it.
     assert.equal(land.trust_machine_facts, undefined);
