@@ -280,10 +280,57 @@ export interface LuggageScanner {
   scanWhole?(bytes: Uint8Array): ScanResult | Promise<ScanResult>;
 }
 
+/** The encodings a luggage file is read as text in. */
+type TextEncoding = "utf-8" | "utf-16le" | "utf-16be" | "windows-1252";
+
+/**
+ * Control bytes a text file may hold besides NUL: tab, line feed, vertical tab, form feed,
+ * carriage return, DOS end of file (0x1A) and escape (0x1B, terminal colours in a log).
+ */
+function isTextControl(byte: number): boolean {
+  return (byte >= 0x09 && byte <= 0x0d) || byte === 0x1a || byte === 0x1b;
+}
+
+/**
+ * The encoding {@linkcode TextScanner} reads a file in, from its first 8 KiB; `null` for
+ * binary, `undefined` when `head` holds fewer than 8 KiB and the file goes on. See
+ * {@linkcode readsAsText}.
+ */
+function textEncoding(head: Uint8Array, final: boolean): TextEncoding | null | undefined {
+  if (!final && head.length < TEXT_PROBE_BYTES) return undefined;
+  const probe = head.subarray(0, TEXT_PROBE_BYTES);
+  if (probe[0] === 0xff && probe[1] === 0xfe) return "utf-16le";
+  if (probe[0] === 0xfe && probe[1] === 0xff) return "utf-16be";
+  // NUL bytes: any number leading the file (text must follow), and a stray few after that.
+  let lead = 0;
+  while (lead < probe.length && probe[lead] === 0) lead++;
+  if (lead > 0 && lead === probe.length) return null;
+  let stray = 0;
+  for (let at = probe.indexOf(0, lead); at !== -1; at = probe.indexOf(0, at + 1)) stray++;
+  if (stray > probe.length >> 10) return null;
+  try {
+    // Cut at 8 KiB, a character may be incomplete: only the end of the file says it is.
+    new TextDecoder("utf-8", { fatal: true })
+      .decode(probe, { stream: !final || probe.length < head.length });
+    return "utf-8";
+  } catch {
+    // Not UTF-8: text in a legacy single-byte code page, or binary.
+  }
+  for (let i = 0; i < probe.length; i++) {
+    const byte = probe[i]!;
+    if (byte < 0x20 && byte !== 0 && !isTextControl(byte)) return null;
+  }
+  return "windows-1252";
+}
+
 /**
  * How {@linkcode TextScanner} reads a file, decided from its first 8 KiB: as text (scanned for
  * credentials and transcripts) or as binary (credentials only). A file starting with a UTF-16
- * byte order mark is text; otherwise it is text when those bytes are valid UTF-8 with no NUL.
+ * byte order mark is text. Otherwise NUL bytes may lead the file, and a stray few (one in
+ * 1024) follow; past them, the file is UTF-8 text when those bytes are valid UTF-8, and text in
+ * Windows-1252 (a legacy single-byte code page, which Latin-1 files read the same in) when they
+ * hold no control byte but tab, line breaks, form feed, 0x1A and escape. Anything else is
+ * binary: a chat saved as cp1252, or led by a NUL, is still read as the text it is.
  *
  * @param head The file's first bytes (only the first 8 KiB are looked at).
  * @param final Whether `head` is the whole file.
@@ -297,23 +344,13 @@ export interface LuggageScanner {
  *
  * assertEquals(readsAsText(new TextEncoder().encode("plain notes\n"), true), true);
  * assertEquals(readsAsText(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]), true), false);
+ * assertEquals(readsAsText(new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]), true), true);
  * assertEquals(readsAsText(new TextEncoder().encode("the start of a long file"), false), null);
  * ```
  */
 export function readsAsText(head: Uint8Array, final: boolean): boolean | null {
-  if (!final && head.length < TEXT_PROBE_BYTES) return null;
-  const probe = head.subarray(0, TEXT_PROBE_BYTES);
-  if ((probe[0] === 0xff && probe[1] === 0xfe) || (probe[0] === 0xfe && probe[1] === 0xff)) {
-    return true;
-  }
-  try {
-    // Cut at 8 KiB, a character may be incomplete: only the end of the file says it is.
-    new TextDecoder("utf-8", { fatal: true })
-      .decode(probe, { stream: !final || probe.length < head.length });
-  } catch {
-    return false;
-  }
-  return !probe.includes(0);
+  const encoding = textEncoding(head, final);
+  return encoding === undefined ? null : encoding !== null;
 }
 
 /** Makes the {@linkcode LuggageScanner} for one luggage file of `size` bytes. */
@@ -442,17 +479,13 @@ export class TextScanner implements LuggageScanner {
       return this.finish();
     }
     // Up to 8 KiB and not UTF-16: the whole file is the probe (see readsAsText).
-    let text: string | null = null;
-    if (!bytes.includes(0)) {
-      try {
-        text = STRICT_UTF8.decode(bytes);
-      } catch {
-        // Not UTF-8: binary.
-      }
-    }
+    const encoding = textEncoding(bytes, true);
     this.#head = null;
-    if (text !== null) {
-      this.#scan(text, true);
+    if (encoding !== null && encoding !== undefined) {
+      this.#scan(
+        encoding === "utf-8" ? STRICT_UTF8.decode(bytes) : new TextDecoder(encoding).decode(bytes),
+        true,
+      );
     } else {
       this.#text = false;
       this.#binary = true;
@@ -474,13 +507,10 @@ export class TextScanner implements LuggageScanner {
       probe.set(part, offset);
       offset += part.length;
     }
-    if (probe[0] === 0xff && probe[1] === 0xfe) this.#decoder = new TextDecoder("utf-16le");
-    else if (probe[0] === 0xfe && probe[1] === 0xff) this.#decoder = new TextDecoder("utf-16be");
-    else {
-      this.#text = readsAsText(probe, final) === true;
-      this.#binary = !this.#text;
-      this.#decoder = this.#binary ? new TextDecoder("latin1") : new TextDecoder("utf-8");
-    }
+    const encoding = textEncoding(probe, final) ?? null;
+    this.#text = encoding !== null;
+    this.#binary = !this.#text;
+    this.#decoder = new TextDecoder(encoding ?? "latin1");
     for (let i = 0; i < head.length; i++) {
       if (this.#finding === null) this.#feed(head[i]!, final && i === head.length - 1);
     }
