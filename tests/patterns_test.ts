@@ -394,6 +394,46 @@ Deno.test("TextScanner finds zero-width-split tokens fed byte by byte", async (t
   }
 });
 
+Deno.test("TextScanner finds a token split by a run of zero-width characters longer than its overlap, wherever a chunk ends", () => {
+  // The overlap counts characters a token can be made of: a run of zero-width characters, however
+  // long, at the chunk boundary cannot push the token's start out of the window.
+  const tokens = CREDENTIALS.filter((c) => c.token.length >= 20);
+  fc.assert(
+    fc.property(
+      fc.nat({ max: tokens.length - 1 }),
+      fc.integer({ min: 1, max: 6000 }),
+      fc.nat({ max: 1000 }),
+      fc.nat(),
+      fc.boolean(),
+      (which, run, cutInRun, seed, binary) => {
+        const { kind, token } = tokens[which]!;
+        const split = 2 + (seed % (token.length - 4));
+        const zw = ZERO_WIDTH[seed % ZERO_WIDTH.length]!.repeat(run);
+        const before = filler(1500 + (seed % 3000), seed);
+        const text = `${before}k=${token.slice(0, split)}${zw}${token.slice(split)}\n`;
+        const head = binary ? new Uint8Array([0, 1, 2, 0xff]) : new Uint8Array(0);
+        const body = encoder.encode(text);
+        const bytes = new Uint8Array(head.length + body.length);
+        bytes.set(head);
+        bytes.set(body, head.length);
+        const zwAt = head.length + encoder.encode(text.slice(0, before.length + 2 + split)).length;
+        const cut = zwAt + Math.min(cutInRun, encoder.encode(zw).length);
+        const result = scanInChunks(bytes, cut, seed, 1 + (seed % 2048));
+        const index = before.length + 2;
+        assert.equal(result.finding?.kind, kind);
+        assert.equal(result.finding?.line, linesBefore(text, index));
+        // Text counts UTF-16 units; binary counts bytes.
+        assert.equal(
+          result.finding?.index,
+          binary ? head.length + encoder.encode(text.slice(0, index)).length : index,
+        );
+        assert.deepEqual(scanBytes(bytes).finding, result.finding);
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
 Deno.test("TextScanner and scanBytes() scan the whole file", async (t) => {
   const token = CREDENTIALS.find((c) => c.kind === "github-token")!.token;
   await t.step("a token after 3 MiB", () => {

@@ -44,7 +44,7 @@ import {
   scanCredentials,
 } from "./credentials.ts";
 import { type Place, TranscriptTracker } from "./transcripts.ts";
-import { asRead, originalOffset, stripZeroWidth } from "./zero_width.ts";
+import { asRead, isZeroWidth, originalOffset, stripZeroWidth } from "./zero_width.ts";
 import type { Finding } from "./finding.ts";
 
 export type { Finding };
@@ -400,8 +400,17 @@ export class TextScanner implements LuggageScanner {
   #runCarry = 0;
   #longRunEnd = -Infinity;
   #text = true;
+  /**
+   * The end of the text seen so far, zero-width characters removed (so that the overlap holds
+   * as many characters a token can be made of, however many zero-width characters hide among
+   * them), and where each of its characters was in the file: `#tailIndex[i]`, or
+   * `#tailBase + i` when the tail is all of one piece (`#tailIndex` null).
+   */
   #tail = "";
   #tailBase = 0;
+  #tailIndex: number[] | null = null;
+  /** Where the next text starts in the file (code units of text, bytes of binary). */
+  #nextIndex = 0;
   #tailStrippedBase = 0;
   #tailLines = 0;
   #atFileStart = true;
@@ -554,46 +563,109 @@ export class TextScanner implements LuggageScanner {
   }
 
   /**
-   * Binary, and no token can lie in this window: moves the window on exactly as
-   * {@linkcode #scan} would (the tail, its offset and its line count), without decoding or
-   * matching. The stripped offset is left alone: only the transcript detectors, which binary
-   * files skip, read it.
+   * Binary, and no token can lie in this window: moves the window on as {@linkcode #scan}
+   * would (the tail, its place and its line count), decoding only the bytes it keeps and
+   * matching nothing. The stripped offset is left alone: only the transcript detectors, which
+   * binary files skip, read it.
    */
   #keepUp(input: Uint8Array, end: number): void {
     if (end < input.length) this.#carry = input.slice(end);
-    const tail = this.#tail;
-    const total = tail.length + end;
-    if (total === 0) return;
-    const dropped = total - Math.min(this.#overlap, total);
-    if (dropped > 0) {
-      const fromTail = Math.min(dropped, tail.length);
-      const fromInput = dropped - fromTail;
-      let lines = 0;
-      for (
-        let at = tail.indexOf("\n");
-        at !== -1 && at < fromTail;
-        at = tail.indexOf("\n", at + 1)
-      ) {
-        lines++;
+    const take = Math.min(end, this.#overlap);
+    if (take < end) {
+      // Every character of the tail and the input before the last `take` bytes is dropped.
+      const tail = this.#tail;
+      for (let at = tail.indexOf("\n"); at !== -1; at = tail.indexOf("\n", at + 1)) {
+        this.#tailLines++;
       }
-      lines += countNewlines(input, fromInput);
-      this.#tailLines += lines;
-      this.#tailBase += dropped;
+      this.#tailLines += countNewlines(input, end - take);
+      this.#tail = "";
+      this.#tailIndex = null;
+      this.#nextIndex += end - take;
       this.#atFileStart = false;
     }
-    const decoder = this.#decoder!;
-    this.#tail = dropped >= tail.length
-      ? decoder.decode(mapBinary(input, dropped - tail.length, end))
-      : tail.slice(dropped) + decoder.decode(mapBinary(input, 0, end));
+    this.#advance(this.#decoder!.decode(mapBinary(input, end - take, end)));
+  }
+
+  /**
+   * Moves the window on past `chunkText` (as decoded, zero-width characters and all): keeps the
+   * last `overlap` characters of the tail and the chunk, zero-width characters removed, and
+   * where each was.
+   */
+  #advance(chunkText: string, stripped: string = stripZeroWidth(chunkText)): void {
+    const tail = this.#tail;
+    const chunkStart = this.#nextIndex;
+    this.#nextIndex += chunkText.length;
+    const total = tail.length + stripped.length;
+    const keep = Math.min(this.#overlap, total);
+    const dropped = total - keep;
+    if (dropped > 0) {
+      const text = tail + stripped;
+      for (
+        let at = text.indexOf("\n");
+        at !== -1 && at < dropped;
+        at = text.indexOf("\n", at + 1)
+      ) {
+        this.#tailLines++;
+      }
+      this.#tailStrippedBase += dropped;
+      this.#atFileStart = false;
+    }
+    if (keep === 0) {
+      this.#tail = "";
+      this.#tailIndex = null;
+      this.#tailBase = this.#nextIndex;
+      return;
+    }
+    const index = this.#indexer(tail, chunkText, stripped, chunkStart);
+    const first = index(dropped);
+    if (index(total - 1) - first === keep - 1) {
+      // All of one piece: no zero-width character inside.
+      this.#tailIndex = null;
+      this.#tailBase = first;
+    } else {
+      const map: number[] = [];
+      for (let p = dropped; p < tail.length; p++) map.push(index(p));
+      let seen = 0;
+      const skip = Math.max(0, dropped - tail.length);
+      for (let i = 0; i < chunkText.length; i++) {
+        if (isZeroWidth(chunkText.charCodeAt(i))) continue;
+        if (seen++ >= skip) map.push(chunkStart + i);
+      }
+      this.#tailIndex = map;
+    }
+    this.#tail = (tail + stripped).slice(dropped);
+  }
+
+  /**
+   * Where the character at `offset` of `tail + stripped` lies in the file, `stripped` being
+   * `chunkText` without zero-width characters and `chunkStart` where `chunkText` starts.
+   */
+  #indexer(
+    tail: string,
+    chunkText: string,
+    stripped: string,
+    chunkStart: number,
+  ): (offset: number) => number {
+    const tailIndex = this.#tailIndex;
+    const tailBase = this.#tailBase;
+    const zeroWidth = stripped.length !== chunkText.length;
+    return (offset) => {
+      if (offset < tail.length) return tailIndex === null ? tailBase + offset : tailIndex[offset]!;
+      const at = offset - tail.length;
+      return chunkStart + (zeroWidth ? originalOffset(chunkText, at) : at);
+    };
   }
 
   #scan(chunkText: string, final: boolean): void {
-    const original = this.#tail + chunkText;
-    if (original.length === 0) return;
-    const stripped = stripZeroWidth(original);
-    const zeroWidth = stripped !== original;
-    const skip = this.#atFileStart ? 0 : Math.min(CONTEXT, this.#tail.length);
-    const from = zeroWidth ? stripZeroWidth(original.slice(0, skip)).length : skip;
+    const chunkStripped = stripZeroWidth(chunkText);
+    const tail = this.#tail;
+    const stripped = tail + chunkStripped;
+    if (stripped.length === 0) {
+      this.#nextIndex += chunkText.length;
+      return;
+    }
+    const from = this.#atFileStart ? 0 : Math.min(CONTEXT, tail.length);
+    const index = this.#indexer(tail, chunkText, chunkStripped, this.#nextIndex);
     const locate = (offset: number): Place => {
       let line = this.#tailLines + 1;
       for (
@@ -603,8 +675,7 @@ export class TextScanner implements LuggageScanner {
       ) {
         line++;
       }
-      const index = this.#tailBase + (zeroWidth ? originalOffset(original, offset) : offset);
-      return { index, line };
+      return { index: index(offset), line };
     };
 
     const credential = scanCredentials(stripped, from, final);
@@ -634,24 +705,7 @@ export class TextScanner implements LuggageScanner {
       }
     }
     if (final) return;
-
-    const keep = Math.min(this.#overlap, original.length);
-    const dropped = original.length - keep;
-    if (dropped > 0) {
-      for (
-        let at = original.indexOf("\n");
-        at !== -1 && at < dropped;
-        at = original.indexOf("\n", at + 1)
-      ) {
-        this.#tailLines++;
-      }
-      this.#tailBase += dropped;
-      this.#tailStrippedBase += zeroWidth
-        ? stripZeroWidth(original.slice(0, dropped)).length
-        : dropped;
-      this.#atFileStart = false;
-    }
-    this.#tail = original.slice(dropped);
+    this.#advance(chunkText, chunkStripped);
   }
 }
 
