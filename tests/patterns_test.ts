@@ -554,6 +554,25 @@ Deno.test("TextScanner scans binary files for credentials only", async (t) => {
     assert.equal(scanBytes(bytes).finding?.kind, "stripe-key");
     assert.equal(scanInChunks(bytes, 7, 1, 1).finding?.kind, "stripe-key");
   });
+  await t.step(
+    "a private key block with a short body in a binary file, wherever a chunk ends",
+    () => {
+      // The body is too short for a token run: the block is known by its -----BEGIN.
+      const key = pem(
+        "PRIVATE",
+        `\n${random(B64, 6)}\n${["-----END", "PRIVATE", "KEY-----"].join(" ")}`,
+      );
+      const head = noise(200_000, 4);
+      const bytes = join(head, encoder.encode(key), noise(5000, 5));
+      assert.equal(scanBytes(bytes).finding?.kind, "private-key");
+      for (const offset of [1, 4, 5, 9, 10, 11, 20]) {
+        const result = scanInChunks(bytes, head.length + offset, offset, 70_000);
+        assert.equal(result.text, false);
+        assert.equal(result.finding?.kind, "private-key", `cut ${offset} bytes in`);
+        assert.equal(result.finding?.index, head.length);
+      }
+    },
+  );
   await t.step("a transcript in a binary file is not reported", () => {
     const bytes = join(
       new Uint8Array([0, 1, 2, 3, 0xff, 0, 0]),

@@ -145,7 +145,8 @@ function zeroWidthUtf8Length(bytes: Uint8Array, at: number): number {
  * Every credential detector needs a run of at least this many consecutive characters of
  * `[A-Za-z0-9+/_-]` (zero-width characters aside): the body of the token. A detector added to
  * `CREDENTIAL_DETECTORS` must keep to this, because the streaming scanner skips binary data
- * that holds no such run without decoding or matching it.
+ * that holds no such run without decoding or matching it. The one exception, a private key
+ * block with a short body, is known by its `-----BEGIN` ({@linkcode hasKeyHeader}).
  */
 const MIN_TOKEN_RUN = 16;
 
@@ -200,6 +201,23 @@ function hasTokenRun(bytes: Uint8Array, carried: number): boolean {
     if (right - left >= MIN_TOKEN_RUN) return true;
   }
   return false;
+}
+
+const KEY_HEADER = "-----BEGIN";
+
+/**
+ * Whether `bytes`, after the text `before` (the end of what came before them), hold
+ * `-----BEGIN`: a private key block may have a body too short for a token run (§4.1).
+ */
+function hasKeyHeader(bytes: Uint8Array, before: string): boolean {
+  for (let at = bytes.indexOf(0x42, 5); at !== -1; at = bytes.indexOf(0x42, at + 1)) {
+    let k = 0;
+    while (k < KEY_HEADER.length && bytes[at - 5 + k] === KEY_HEADER.charCodeAt(k)) k++;
+    if (k === KEY_HEADER.length) return true;
+  }
+  const joint = before.slice(-(KEY_HEADER.length - 1)) +
+    String.fromCharCode(...bytes.subarray(0, KEY_HEADER.length - 1));
+  return joint.includes(KEY_HEADER);
 }
 
 /** The length of the run of {@linkcode RUN_BYTE}s at the end of `bytes`, up to `MIN_TOKEN_RUN`. */
@@ -549,7 +567,9 @@ export class TextScanner implements LuggageScanner {
     const text = input.subarray(0, end);
     // A credential needs a long run of token bytes: a window (the carried tail and this chunk)
     // that meets none cannot hold one, so it is not decoded or matched, only kept up with.
-    if (hasTokenRun(text, this.#runCarry)) this.#longRunEnd = start + end;
+    if (hasTokenRun(text, this.#runCarry) || hasKeyHeader(text, this.#tail)) {
+      this.#longRunEnd = start + end;
+    }
     const trailing = trailingRun(text);
     this.#runCarry = trailing === text.length
       ? Math.min(this.#runCarry + trailing, MIN_TOKEN_RUN)
