@@ -230,6 +230,24 @@ async function buildGeneratedCases(): Promise<GeneratedCase[]> {
       forgeZip(await Promise.all(parts.map((p) => deflated(p)))),
     );
   }
+  {
+    // 900 KB of zero-width spaces inside the token, over every chunk boundary a reader uses
+    // (the whole-file scan steps at 1 MiB): the window must keep the token's start.
+    const filler = "ordinary build log line, nothing to see here\n".repeat(14_000);
+    const split = `TOKEN=${github.slice(0, 9)}${"\u200b".repeat(300_000)}${github.slice(9)}\n`;
+    const parts = bagParts(
+      { luggage: [...BASE_LUGGAGE, ["build.log", utf8(filler + split)]] },
+      base,
+    );
+    bag(
+      "content/credential-luggage-zero-width-run",
+      credential(
+        "a token split by 300,000 zero-width spaces across the scanner's chunk boundaries",
+      ),
+      // Stored, so that the reader hands the scanner the file in pieces.
+      forgeBag(parts),
+    );
+  }
   json(
     "content/credential-luggage-utf16",
     credential("a token in UTF-16 luggage"),

@@ -138,8 +138,20 @@ export function ordinaryFiles(): [string, Uint8Array][] {
     `          empty: "${begin("PRIVATE")}\\n${end("PRIVATE")}"`,
     "",
   ].join("\n");
+  // Prose saved in Windows-1252 (not UTF-8): read as text, and no transcript.
+  const cp1252 = Uint8Array.from(
+    [..."The user\u2019s caf\u00e9 \u201cr\u00e9sum\u00e9\u201d \u2013 User: alice.\nSystem requirements: 4 GB.\n"]
+      .map((c) =>
+        ({ "\u2019": 0x92, "\u201c": 0x93, "\u201d": 0x94, "\u2013": 0x96 } as Record<
+          string,
+          number
+        >)[c] ??
+          c.charCodeAt(0)
+      ),
+  );
   return [
     ["digests.txt", utf8(hex)],
+    ["notes-cp1252.txt", cp1252],
     [".github/workflow.yaml", utf8(workflow)],
     ["image.png", png],
     ["page.html", utf8(`<img src="data:image/png;base64,${base64(png)}">\n`)],

@@ -394,6 +394,46 @@ Deno.test("TextScanner finds zero-width-split tokens fed byte by byte", async (t
   }
 });
 
+Deno.test("TextScanner finds a token split by a run of zero-width characters longer than its overlap, wherever a chunk ends", () => {
+  // The overlap counts characters a token can be made of: a run of zero-width characters, however
+  // long, at the chunk boundary cannot push the token's start out of the window.
+  const tokens = CREDENTIALS.filter((c) => c.token.length >= 20);
+  fc.assert(
+    fc.property(
+      fc.nat({ max: tokens.length - 1 }),
+      fc.integer({ min: 1, max: 6000 }),
+      fc.nat({ max: 1000 }),
+      fc.nat(),
+      fc.boolean(),
+      (which, run, cutInRun, seed, binary) => {
+        const { kind, token } = tokens[which]!;
+        const split = 2 + (seed % (token.length - 4));
+        const zw = ZERO_WIDTH[seed % ZERO_WIDTH.length]!.repeat(run);
+        const before = filler(1500 + (seed % 3000), seed);
+        const text = `${before}k=${token.slice(0, split)}${zw}${token.slice(split)}\n`;
+        const head = binary ? new Uint8Array([0, 1, 2, 0xff]) : new Uint8Array(0);
+        const body = encoder.encode(text);
+        const bytes = new Uint8Array(head.length + body.length);
+        bytes.set(head);
+        bytes.set(body, head.length);
+        const zwAt = head.length + encoder.encode(text.slice(0, before.length + 2 + split)).length;
+        const cut = zwAt + Math.min(cutInRun, encoder.encode(zw).length);
+        const result = scanInChunks(bytes, cut, seed, 1 + (seed % 2048));
+        const index = before.length + 2;
+        assert.equal(result.finding?.kind, kind);
+        assert.equal(result.finding?.line, linesBefore(text, index));
+        // Text counts UTF-16 units; binary counts bytes.
+        assert.equal(
+          result.finding?.index,
+          binary ? head.length + encoder.encode(text.slice(0, index)).length : index,
+        );
+        assert.deepEqual(scanBytes(bytes).finding, result.finding);
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
 Deno.test("TextScanner and scanBytes() scan the whole file", async (t) => {
   const token = CREDENTIALS.find((c) => c.kind === "github-token")!.token;
   await t.step("a token after 3 MiB", () => {
@@ -483,9 +523,19 @@ Deno.test("TextScanner scans binary files for credentials only", async (t) => {
     const bytes = join(encoder.encode("plain text"), new Uint8Array([0]), encoder.encode("more"));
     assert.deepEqual(scanBytes(bytes), { finding: null, text: false });
   });
-  await t.step("invalid UTF-8 in the first 8 KiB makes a file binary", () => {
-    assert.deepEqual(scanBytes(new Uint8Array([0x41, 0xff, 0x42])), { finding: null, text: false });
-    assert.deepEqual(scanBytes(new Uint8Array([0x41, 0xe4, 0xb8])), { finding: null, text: false });
+  await t.step("invalid UTF-8 with a control byte in the first 8 KiB makes a file binary", () => {
+    assert.deepEqual(scanBytes(new Uint8Array([0x41, 0xff, 0x02, 0x42])), {
+      finding: null,
+      text: false,
+    });
+    assert.deepEqual(scanBytes(new Uint8Array([0x41, 0x07, 0xe4, 0xb8])), {
+      finding: null,
+      text: false,
+    });
+  });
+  await t.step("invalid UTF-8 without control bytes is Windows-1252 text", () => {
+    assert.deepEqual(scanBytes(new Uint8Array([0x41, 0xff, 0x42])), { finding: null, text: true });
+    assert.deepEqual(scanBytes(new Uint8Array([0x41, 0xe4, 0xb8])), { finding: null, text: true });
   });
   await t.step("a character cut at 8 KiB does not make a file binary", () => {
     const text = "a".repeat(8191) + "世界";
@@ -504,9 +554,84 @@ Deno.test("TextScanner scans binary files for credentials only", async (t) => {
     assert.equal(scanBytes(bytes).finding?.kind, "stripe-key");
     assert.equal(scanInChunks(bytes, 7, 1, 1).finding?.kind, "stripe-key");
   });
+  await t.step(
+    "a private key block with a short body in a binary file, wherever a chunk ends",
+    () => {
+      // The body is too short for a token run: the block is known by its -----BEGIN.
+      const key = pem(
+        "PRIVATE",
+        `\n${random(B64, 6)}\n${["-----END", "PRIVATE", "KEY-----"].join(" ")}`,
+      );
+      const head = noise(200_000, 4);
+      const bytes = join(head, encoder.encode(key), noise(5000, 5));
+      assert.equal(scanBytes(bytes).finding?.kind, "private-key");
+      for (const offset of [1, 4, 5, 9, 10, 11, 20]) {
+        const result = scanInChunks(bytes, head.length + offset, offset, 70_000);
+        assert.equal(result.text, false);
+        assert.equal(result.finding?.kind, "private-key", `cut ${offset} bytes in`);
+        assert.equal(result.finding?.index, head.length);
+      }
+    },
+  );
   await t.step("a transcript in a binary file is not reported", () => {
-    const bytes = join(new Uint8Array([0]), encoder.encode("User: hi\nAssistant: hello\n"));
+    const bytes = join(
+      new Uint8Array([0, 1, 2, 3, 0xff, 0, 0]),
+      encoder.encode("User: hi\nAssistant: hello\n"),
+    );
     assert.deepEqual(scanBytes(bytes), { finding: null, text: false });
+  });
+});
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** `text` in Windows-1252 (its characters are Latin-1 or a few punctuation marks). */
+function cp1252(text: string): Uint8Array {
+  const extra: Record<string, number> = { "’": 0x92, "“": 0x93, "”": 0x94, "–": 0x96, "€": 0x80 };
+  return Uint8Array.from([...text].map((c) => extra[c] ?? c.charCodeAt(0)));
+}
+
+Deno.test("a chat saved in Windows-1252 or led by NUL bytes is read as the text it is (C8)", async (t) => {
+  const chat =
+    "Notes from the café – “draft”\nUser: can you fix the build?\nAssistant: I’ll retry.\n";
+  const expected = {
+    finding: { rule: "transcript", kind: "role-lines", index: 30, line: 2 },
+    text: true,
+  };
+  await t.step("Windows-1252", () => {
+    const bytes = cp1252(chat);
+    assert.throws(() => new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    assert.deepEqual(scanBytes(bytes), expected);
+    assert.deepEqual(scanInChunks(bytes, 40, 1, 7), expected);
+  });
+  await t.step("Windows-1252, past 64 KiB, streamed", () => {
+    const before = "Notes – “x” on the café’s build\n".repeat(2500);
+    const bytes = cp1252(before + chat);
+    const result = scanInChunks(bytes, 70_000, 2);
+    assert.equal(result.finding?.kind, "role-lines");
+    assert.equal(result.finding?.index, before.length + 30);
+  });
+  await t.step("led by a NUL byte", () => {
+    const bytes = concat(new Uint8Array([0]), encoder.encode("User: hi\nAssistant: hello\n"));
+    assert.deepEqual(scanBytes(bytes), {
+      finding: { rule: "transcript", kind: "role-lines", index: 0, line: 1 },
+      text: true,
+    });
+  });
+  await t.step("led by NULs, past 8 KiB, streamed", () => {
+    const bytes = concat(
+      new Uint8Array(16),
+      encoder.encode(`${filler(9000, 3)}User: hi\nAI: yo\n`),
+    );
+    assert.equal(scanInChunks(bytes, 5, 3, 100).finding?.kind, "role-lines");
+  });
+  await t.step("Windows-1252 prose is no transcript", () => {
+    const prose = "The user’s café – “résumé” notes.\nUser: alice\nThe assistant said € 5.\n";
+    assert.deepEqual(scanBytes(cp1252(prose)), { finding: null, text: true });
   });
 });
 

@@ -2348,6 +2348,48 @@ function contentCases(base: PackObject): Spec[] {
       },
     ),
   );
+  // A chat in a legacy code page, or led by a NUL, is still text (C8 reads what a person sees).
+  const cp1252 = (text: string) => {
+    const extra: Record<string, number> = { "\u2019": 0x92, "\u201c": 0x93, "\u201d": 0x94 };
+    return Uint8Array.from([...text].map((c) => extra[c] ?? c.charCodeAt(0)));
+  };
+  out.push(
+    bag(
+      "transcript-cp1252-luggage",
+      refuse("transcript", ["C8"], "a chat saved in Windows-1252 (not UTF-8) as luggage"),
+      () =>
+        forgeBag(bagParts({
+          luggage: [...BASE_LUGGAGE, [
+            "chat.txt",
+            cp1252(
+              "Caf\u00e9 notes, \u201cdraft\u201d\nUser: fix the build\nAssistant: I\u2019ll retry it\n",
+            ),
+          ]],
+        }, base)),
+    ),
+    json(
+      "transcript-nul-led-luggage",
+      refuse("transcript", ["C8"], "a chat led by a NUL byte, as luggage"),
+      () =>
+        utf8(flat(base, [
+          ...BASE_LUGGAGE,
+          ["chat.txt", new Uint8Array([0, ...utf8("User: fix the build\nAssistant: done\n")])],
+        ])),
+    ),
+    bag(
+      "control-cp1252-prose-luggage",
+      accept("control: prose saved in Windows-1252 that is no transcript"),
+      () =>
+        forgeBag(bagParts({
+          luggage: [...BASE_LUGGAGE, [
+            "notes.txt",
+            cp1252(
+              "The user\u2019s caf\u00e9 \u201cr\u00e9sum\u00e9\u201d.\nUser: alice\nThe assistant is idle.\n",
+            ),
+          ]],
+        }, base)),
+    ),
+  );
   out.push(
     json(
       "transcript-zero-width",

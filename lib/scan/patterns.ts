@@ -44,7 +44,7 @@ import {
   scanCredentials,
 } from "./credentials.ts";
 import { type Place, TranscriptTracker } from "./transcripts.ts";
-import { asRead, originalOffset, stripZeroWidth } from "./zero_width.ts";
+import { asRead, isZeroWidth, originalOffset, stripZeroWidth } from "./zero_width.ts";
 import type { Finding } from "./finding.ts";
 
 export type { Finding };
@@ -145,7 +145,8 @@ function zeroWidthUtf8Length(bytes: Uint8Array, at: number): number {
  * Every credential detector needs a run of at least this many consecutive characters of
  * `[A-Za-z0-9+/_-]` (zero-width characters aside): the body of the token. A detector added to
  * `CREDENTIAL_DETECTORS` must keep to this, because the streaming scanner skips binary data
- * that holds no such run without decoding or matching it.
+ * that holds no such run without decoding or matching it. The one exception, a private key
+ * block with a short body, is known by its `-----BEGIN` ({@linkcode hasKeyHeader}).
  */
 const MIN_TOKEN_RUN = 16;
 
@@ -200,6 +201,23 @@ function hasTokenRun(bytes: Uint8Array, carried: number): boolean {
     if (right - left >= MIN_TOKEN_RUN) return true;
   }
   return false;
+}
+
+const KEY_HEADER = "-----BEGIN";
+
+/**
+ * Whether `bytes`, after the text `before` (the end of what came before them), hold
+ * `-----BEGIN`: a private key block may have a body too short for a token run (§4.1).
+ */
+function hasKeyHeader(bytes: Uint8Array, before: string): boolean {
+  for (let at = bytes.indexOf(0x42, 5); at !== -1; at = bytes.indexOf(0x42, at + 1)) {
+    let k = 0;
+    while (k < KEY_HEADER.length && bytes[at - 5 + k] === KEY_HEADER.charCodeAt(k)) k++;
+    if (k === KEY_HEADER.length) return true;
+  }
+  const joint = before.slice(-(KEY_HEADER.length - 1)) +
+    String.fromCharCode(...bytes.subarray(0, KEY_HEADER.length - 1));
+  return joint.includes(KEY_HEADER);
 }
 
 /** The length of the run of {@linkcode RUN_BYTE}s at the end of `bytes`, up to `MIN_TOKEN_RUN`. */
@@ -280,10 +298,57 @@ export interface LuggageScanner {
   scanWhole?(bytes: Uint8Array): ScanResult | Promise<ScanResult>;
 }
 
+/** The encodings a luggage file is read as text in. */
+type TextEncoding = "utf-8" | "utf-16le" | "utf-16be" | "windows-1252";
+
+/**
+ * Control bytes a text file may hold besides NUL: tab, line feed, vertical tab, form feed,
+ * carriage return, DOS end of file (0x1A) and escape (0x1B, terminal colours in a log).
+ */
+function isTextControl(byte: number): boolean {
+  return (byte >= 0x09 && byte <= 0x0d) || byte === 0x1a || byte === 0x1b;
+}
+
+/**
+ * The encoding {@linkcode TextScanner} reads a file in, from its first 8 KiB; `null` for
+ * binary, `undefined` when `head` holds fewer than 8 KiB and the file goes on. See
+ * {@linkcode readsAsText}.
+ */
+function textEncoding(head: Uint8Array, final: boolean): TextEncoding | null | undefined {
+  if (!final && head.length < TEXT_PROBE_BYTES) return undefined;
+  const probe = head.subarray(0, TEXT_PROBE_BYTES);
+  if (probe[0] === 0xff && probe[1] === 0xfe) return "utf-16le";
+  if (probe[0] === 0xfe && probe[1] === 0xff) return "utf-16be";
+  // NUL bytes: any number leading the file (text must follow), and a stray few after that.
+  let lead = 0;
+  while (lead < probe.length && probe[lead] === 0) lead++;
+  if (lead > 0 && lead === probe.length) return null;
+  let stray = 0;
+  for (let at = probe.indexOf(0, lead); at !== -1; at = probe.indexOf(0, at + 1)) stray++;
+  if (stray > probe.length >> 10) return null;
+  try {
+    // Cut at 8 KiB, a character may be incomplete: only the end of the file says it is.
+    new TextDecoder("utf-8", { fatal: true })
+      .decode(probe, { stream: !final || probe.length < head.length });
+    return "utf-8";
+  } catch {
+    // Not UTF-8: text in a legacy single-byte code page, or binary.
+  }
+  for (let i = 0; i < probe.length; i++) {
+    const byte = probe[i]!;
+    if (byte < 0x20 && byte !== 0 && !isTextControl(byte)) return null;
+  }
+  return "windows-1252";
+}
+
 /**
  * How {@linkcode TextScanner} reads a file, decided from its first 8 KiB: as text (scanned for
  * credentials and transcripts) or as binary (credentials only). A file starting with a UTF-16
- * byte order mark is text; otherwise it is text when those bytes are valid UTF-8 with no NUL.
+ * byte order mark is text. Otherwise NUL bytes may lead the file, and a stray few (one in
+ * 1024) follow; past them, the file is UTF-8 text when those bytes are valid UTF-8, and text in
+ * Windows-1252 (a legacy single-byte code page, which Latin-1 files read the same in) when they
+ * hold no control byte but tab, line breaks, form feed, 0x1A and escape. Anything else is
+ * binary: a chat saved as cp1252, or led by a NUL, is still read as the text it is.
  *
  * @param head The file's first bytes (only the first 8 KiB are looked at).
  * @param final Whether `head` is the whole file.
@@ -297,23 +362,13 @@ export interface LuggageScanner {
  *
  * assertEquals(readsAsText(new TextEncoder().encode("plain notes\n"), true), true);
  * assertEquals(readsAsText(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]), true), false);
+ * assertEquals(readsAsText(new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]), true), true);
  * assertEquals(readsAsText(new TextEncoder().encode("the start of a long file"), false), null);
  * ```
  */
 export function readsAsText(head: Uint8Array, final: boolean): boolean | null {
-  if (!final && head.length < TEXT_PROBE_BYTES) return null;
-  const probe = head.subarray(0, TEXT_PROBE_BYTES);
-  if ((probe[0] === 0xff && probe[1] === 0xfe) || (probe[0] === 0xfe && probe[1] === 0xff)) {
-    return true;
-  }
-  try {
-    // Cut at 8 KiB, a character may be incomplete: only the end of the file says it is.
-    new TextDecoder("utf-8", { fatal: true })
-      .decode(probe, { stream: !final || probe.length < head.length });
-  } catch {
-    return false;
-  }
-  return !probe.includes(0);
+  const encoding = textEncoding(head, final);
+  return encoding === undefined ? null : encoding !== null;
 }
 
 /** Makes the {@linkcode LuggageScanner} for one luggage file of `size` bytes. */
@@ -363,8 +418,17 @@ export class TextScanner implements LuggageScanner {
   #runCarry = 0;
   #longRunEnd = -Infinity;
   #text = true;
+  /**
+   * The end of the text seen so far, zero-width characters removed (so that the overlap holds
+   * as many characters a token can be made of, however many zero-width characters hide among
+   * them), and where each of its characters was in the file: `#tailIndex[i]`, or
+   * `#tailBase + i` when the tail is all of one piece (`#tailIndex` null).
+   */
   #tail = "";
   #tailBase = 0;
+  #tailIndex: number[] | null = null;
+  /** Where the next text starts in the file (code units of text, bytes of binary). */
+  #nextIndex = 0;
   #tailStrippedBase = 0;
   #tailLines = 0;
   #atFileStart = true;
@@ -442,17 +506,13 @@ export class TextScanner implements LuggageScanner {
       return this.finish();
     }
     // Up to 8 KiB and not UTF-16: the whole file is the probe (see readsAsText).
-    let text: string | null = null;
-    if (!bytes.includes(0)) {
-      try {
-        text = STRICT_UTF8.decode(bytes);
-      } catch {
-        // Not UTF-8: binary.
-      }
-    }
+    const encoding = textEncoding(bytes, true);
     this.#head = null;
-    if (text !== null) {
-      this.#scan(text, true);
+    if (encoding !== null && encoding !== undefined) {
+      this.#scan(
+        encoding === "utf-8" ? STRICT_UTF8.decode(bytes) : new TextDecoder(encoding).decode(bytes),
+        true,
+      );
     } else {
       this.#text = false;
       this.#binary = true;
@@ -474,13 +534,10 @@ export class TextScanner implements LuggageScanner {
       probe.set(part, offset);
       offset += part.length;
     }
-    if (probe[0] === 0xff && probe[1] === 0xfe) this.#decoder = new TextDecoder("utf-16le");
-    else if (probe[0] === 0xfe && probe[1] === 0xff) this.#decoder = new TextDecoder("utf-16be");
-    else {
-      this.#text = readsAsText(probe, final) === true;
-      this.#binary = !this.#text;
-      this.#decoder = this.#binary ? new TextDecoder("latin1") : new TextDecoder("utf-8");
-    }
+    const encoding = textEncoding(probe, final) ?? null;
+    this.#text = encoding !== null;
+    this.#binary = !this.#text;
+    this.#decoder = new TextDecoder(encoding ?? "latin1");
     for (let i = 0; i < head.length; i++) {
       if (this.#finding === null) this.#feed(head[i]!, final && i === head.length - 1);
     }
@@ -510,7 +567,9 @@ export class TextScanner implements LuggageScanner {
     const text = input.subarray(0, end);
     // A credential needs a long run of token bytes: a window (the carried tail and this chunk)
     // that meets none cannot hold one, so it is not decoded or matched, only kept up with.
-    if (hasTokenRun(text, this.#runCarry)) this.#longRunEnd = start + end;
+    if (hasTokenRun(text, this.#runCarry) || hasKeyHeader(text, this.#tail)) {
+      this.#longRunEnd = start + end;
+    }
     const trailing = trailingRun(text);
     this.#runCarry = trailing === text.length
       ? Math.min(this.#runCarry + trailing, MIN_TOKEN_RUN)
@@ -524,46 +583,109 @@ export class TextScanner implements LuggageScanner {
   }
 
   /**
-   * Binary, and no token can lie in this window: moves the window on exactly as
-   * {@linkcode #scan} would (the tail, its offset and its line count), without decoding or
-   * matching. The stripped offset is left alone: only the transcript detectors, which binary
-   * files skip, read it.
+   * Binary, and no token can lie in this window: moves the window on as {@linkcode #scan}
+   * would (the tail, its place and its line count), decoding only the bytes it keeps and
+   * matching nothing. The stripped offset is left alone: only the transcript detectors, which
+   * binary files skip, read it.
    */
   #keepUp(input: Uint8Array, end: number): void {
     if (end < input.length) this.#carry = input.slice(end);
-    const tail = this.#tail;
-    const total = tail.length + end;
-    if (total === 0) return;
-    const dropped = total - Math.min(this.#overlap, total);
-    if (dropped > 0) {
-      const fromTail = Math.min(dropped, tail.length);
-      const fromInput = dropped - fromTail;
-      let lines = 0;
-      for (
-        let at = tail.indexOf("\n");
-        at !== -1 && at < fromTail;
-        at = tail.indexOf("\n", at + 1)
-      ) {
-        lines++;
+    const take = Math.min(end, this.#overlap);
+    if (take < end) {
+      // Every character of the tail and the input before the last `take` bytes is dropped.
+      const tail = this.#tail;
+      for (let at = tail.indexOf("\n"); at !== -1; at = tail.indexOf("\n", at + 1)) {
+        this.#tailLines++;
       }
-      lines += countNewlines(input, fromInput);
-      this.#tailLines += lines;
-      this.#tailBase += dropped;
+      this.#tailLines += countNewlines(input, end - take);
+      this.#tail = "";
+      this.#tailIndex = null;
+      this.#nextIndex += end - take;
       this.#atFileStart = false;
     }
-    const decoder = this.#decoder!;
-    this.#tail = dropped >= tail.length
-      ? decoder.decode(mapBinary(input, dropped - tail.length, end))
-      : tail.slice(dropped) + decoder.decode(mapBinary(input, 0, end));
+    this.#advance(this.#decoder!.decode(mapBinary(input, end - take, end)));
+  }
+
+  /**
+   * Moves the window on past `chunkText` (as decoded, zero-width characters and all): keeps the
+   * last `overlap` characters of the tail and the chunk, zero-width characters removed, and
+   * where each was.
+   */
+  #advance(chunkText: string, stripped: string = stripZeroWidth(chunkText)): void {
+    const tail = this.#tail;
+    const chunkStart = this.#nextIndex;
+    this.#nextIndex += chunkText.length;
+    const total = tail.length + stripped.length;
+    const keep = Math.min(this.#overlap, total);
+    const dropped = total - keep;
+    if (dropped > 0) {
+      const text = tail + stripped;
+      for (
+        let at = text.indexOf("\n");
+        at !== -1 && at < dropped;
+        at = text.indexOf("\n", at + 1)
+      ) {
+        this.#tailLines++;
+      }
+      this.#tailStrippedBase += dropped;
+      this.#atFileStart = false;
+    }
+    if (keep === 0) {
+      this.#tail = "";
+      this.#tailIndex = null;
+      this.#tailBase = this.#nextIndex;
+      return;
+    }
+    const index = this.#indexer(tail, chunkText, stripped, chunkStart);
+    const first = index(dropped);
+    if (index(total - 1) - first === keep - 1) {
+      // All of one piece: no zero-width character inside.
+      this.#tailIndex = null;
+      this.#tailBase = first;
+    } else {
+      const map: number[] = [];
+      for (let p = dropped; p < tail.length; p++) map.push(index(p));
+      let seen = 0;
+      const skip = Math.max(0, dropped - tail.length);
+      for (let i = 0; i < chunkText.length; i++) {
+        if (isZeroWidth(chunkText.charCodeAt(i))) continue;
+        if (seen++ >= skip) map.push(chunkStart + i);
+      }
+      this.#tailIndex = map;
+    }
+    this.#tail = (tail + stripped).slice(dropped);
+  }
+
+  /**
+   * Where the character at `offset` of `tail + stripped` lies in the file, `stripped` being
+   * `chunkText` without zero-width characters and `chunkStart` where `chunkText` starts.
+   */
+  #indexer(
+    tail: string,
+    chunkText: string,
+    stripped: string,
+    chunkStart: number,
+  ): (offset: number) => number {
+    const tailIndex = this.#tailIndex;
+    const tailBase = this.#tailBase;
+    const zeroWidth = stripped.length !== chunkText.length;
+    return (offset) => {
+      if (offset < tail.length) return tailIndex === null ? tailBase + offset : tailIndex[offset]!;
+      const at = offset - tail.length;
+      return chunkStart + (zeroWidth ? originalOffset(chunkText, at) : at);
+    };
   }
 
   #scan(chunkText: string, final: boolean): void {
-    const original = this.#tail + chunkText;
-    if (original.length === 0) return;
-    const stripped = stripZeroWidth(original);
-    const zeroWidth = stripped !== original;
-    const skip = this.#atFileStart ? 0 : Math.min(CONTEXT, this.#tail.length);
-    const from = zeroWidth ? stripZeroWidth(original.slice(0, skip)).length : skip;
+    const chunkStripped = stripZeroWidth(chunkText);
+    const tail = this.#tail;
+    const stripped = tail + chunkStripped;
+    if (stripped.length === 0) {
+      this.#nextIndex += chunkText.length;
+      return;
+    }
+    const from = this.#atFileStart ? 0 : Math.min(CONTEXT, tail.length);
+    const index = this.#indexer(tail, chunkText, chunkStripped, this.#nextIndex);
     const locate = (offset: number): Place => {
       let line = this.#tailLines + 1;
       for (
@@ -573,8 +695,7 @@ export class TextScanner implements LuggageScanner {
       ) {
         line++;
       }
-      const index = this.#tailBase + (zeroWidth ? originalOffset(original, offset) : offset);
-      return { index, line };
+      return { index: index(offset), line };
     };
 
     const credential = scanCredentials(stripped, from, final);
@@ -604,24 +725,7 @@ export class TextScanner implements LuggageScanner {
       }
     }
     if (final) return;
-
-    const keep = Math.min(this.#overlap, original.length);
-    const dropped = original.length - keep;
-    if (dropped > 0) {
-      for (
-        let at = original.indexOf("\n");
-        at !== -1 && at < dropped;
-        at = original.indexOf("\n", at + 1)
-      ) {
-        this.#tailLines++;
-      }
-      this.#tailBase += dropped;
-      this.#tailStrippedBase += zeroWidth
-        ? stripZeroWidth(original.slice(0, dropped)).length
-        : dropped;
-      this.#atFileStart = false;
-    }
-    this.#tail = original.slice(dropped);
+    this.#advance(chunkText, chunkStripped);
   }
 }
 

@@ -41,9 +41,13 @@ function isBlank(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x3000;
 }
 
-/** Markers allowed before a role at the start of a line: blanks, `>`, `#`, `*`, `-`. */
+/**
+ * Markers allowed before a role at the start of a line: blanks, `>`, `#`, `*`, `-`, and NUL,
+ * which shows as nothing (a file led by one is still a chat).
+ */
 function isLineMarker(code: number): boolean {
-  return isBlank(code) || code === 0x3e || code === 0x23 || code === 0x2a || code === 0x2d;
+  return isBlank(code) || code === 0x3e || code === 0x23 || code === 0x2a || code === 0x2d ||
+    code === 0x00;
 }
 
 /**

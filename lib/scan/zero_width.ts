@@ -8,7 +8,8 @@
  */
 const ZERO_WIDTH_ALL = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
 
-function isZeroWidth(code: number): boolean {
+/** Whether a UTF-16 code unit is one of the zero-width characters the detectors ignore. */
+export function isZeroWidth(code: number): boolean {
   return code === 0x00ad || (code >= 0x200b && code <= 0x200d) || code === 0x2060 ||
     code === 0xfeff;
 }
