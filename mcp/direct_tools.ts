@@ -61,7 +61,7 @@ export function registerDirectTool(server: McpServer, tool: DirectTool): void {
       description: tool.description,
       inputSchema: tool.input,
       outputSchema: tool.output,
-      annotations: { title: tool.title, ...tool.annotations },
+      annotations: tool.annotations,
     },
     async (args): Promise<CallToolResult> => {
       let result: DirectResult;

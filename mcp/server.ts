@@ -226,7 +226,7 @@ function register<Input extends z.ZodObject>(
       description: tool.description,
       inputSchema: tool.input as z.ZodObject,
       outputSchema: tool.output,
-      annotations: { title: tool.title, ...tool.annotations },
+      annotations: tool.annotations,
     },
     async (args) => {
       const result = await callTool(settings, tool, args as z.output<Input>);
