@@ -446,3 +446,26 @@ Deno.test("family 14 (RFC 8493 §2.1.3): a % in a name warns, naming the readers
   assert.deepEqual(report.warnings.map((w) => w.name), ["50%.txt"]);
   assert.equal(await landOutcome(bag), "accept");
 });
+
+Deno.test("families 6 and 7: the writer does not write what the judge fails C2 for", async () => {
+  const base = await baseObject();
+  const edits: [string, (o: any) => void][] = [
+    ["note", (o) => (o.note = EVIL)],
+    ["landing_checks[0].required", (o) => (o.landing_checks[0].required = "yes")],
+    ["passport.goal", (o) => (o.passport.goal = "half \ud83d")],
+    ["passport.k\udc00", (o) => (o.passport["k\udc00"] = 1)],
+  ];
+  for (const [where, edit] of edits) {
+    const object: any = clone(base);
+    edit(object);
+    await assert.rejects(preparePack(object, []), (error: unknown) => {
+      assert.ok(error instanceof TypeError, String(error));
+      assert.ok(error.message.endsWith(`(${where})`), error.message);
+      return true;
+    });
+  }
+  // A surrogate pair is one character, and packs.
+  const fine: any = clone(base);
+  fine.note = "\ud83d\ude00 done";
+  assert.equal((await judge(await streamBytes(encodeBag(await preparePack(fine, []))))).ok, true);
+});
