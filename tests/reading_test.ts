@@ -134,6 +134,15 @@ Deno.test("family 5 (§3): the last chain entry is passport.id at from_version; 
     lineageProblem({ root_id: "TP-A", from_version: 2, chain: ["TP-A@2", "TP-B@C@2"] })!,
     /chain\[1\] is not of the form/,
   );
+  // With no chain, one can be started at the sender only when the sender is root_id.
+  assert.equal(lineageProblem({ root_id: "TP-A", from_version: 2 }, "TP-A"), null);
+  assert.match(lineageProblem({ root_id: "TP-A", from_version: 2 }, "TP-B")!, /no chain/);
+  const chainless: any = clone(await baseObject());
+  delete chainless.lineage.chain;
+  chainless.passport.id = "TP-CCCC-DDDD";
+  const chainlessBytes = encoder.encode(flat(chainless));
+  assert.deepEqual(failing(await judge(chainlessBytes)), ["C4"]);
+  assert.equal(await landOutcome(chainlessBytes), "wrong-type");
   // The bag reads as the flat file does (the corpus holds the flat ones).
   const base = await baseObject();
   const broken = { ...clone(base), passport: { ...clone(base.passport), id: "TP-CCCC-DDDD" } };

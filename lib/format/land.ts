@@ -170,7 +170,8 @@ export async function land(
 
   let stripped = stripInstructionFields(object, "", repairs) as PackObject;
   if (!Array.isArray(stripped.lineage.chain)) {
-    // A chain says where a receipt goes (§3.1); one without it starts at the sender.
+    // A chain says where a receipt goes (§3.1); one without it starts at the sender, who is
+    // root_id (lineageProblem refused a lineage where they differ).
     const { root_id, from_version } = stripped.lineage;
     stripped = {
       ...stripped,
