@@ -61,7 +61,7 @@ export function formatReport(path: string, report: Report): string {
 export function formatPortability(warnings: readonly PortabilityWarning[]): string[] {
   if (!warnings.length) return [];
   return [
-    `  warnings: ${warnings.length} name(s) some systems cannot hold (conformance is not affected; land --rename-unportable renames them there)`,
+    `  warnings: ${warnings.length} name(s) some systems or readers cannot hold (conformance is not affected; land --rename-unportable renames what a machine cannot hold)`,
     ...warnings.map((w) =>
       `    ! ${w.field ? w.name : `data/files/${w.name}`} (${w.systems}): ${w.reason}`
     ),

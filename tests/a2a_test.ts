@@ -110,7 +110,8 @@ Deno.test("negotiateExtensions() echoes the URI only when it was requested", asy
 });
 
 const chainEntry = fc.tuple(
-  fc.string({ minLength: 1, maxLength: 12 }),
+  // An id holding "@" splits two ways, so no well-formed lineage has one (issue 39, §3).
+  fc.string({ minLength: 1, maxLength: 12 }).filter((id) => !id.includes("@")),
   fc.integer({ min: 0, max: 10_000 }),
 ).map(([id, version]) => ({ id, version }));
 

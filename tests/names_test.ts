@@ -109,7 +109,9 @@ Deno.test("names only some systems cannot hold are safe, and each is warned abou
   assert.match(portabilityWarnings(["caf\u00e9", "cafe\u0301"])[0]!.reason, /normalisation/);
   // A file and a folder that differ in case: one path on a case-insensitive disk.
   assert.deepEqual(portabilityWarnings(["Notes", "notes/a.md"]).map((w) => w.name), ["notes/a.md"]);
-  assert.deepEqual(portabilityWarnings(["a.txt", "b/c.md", "100%.txt"]), []);
+  assert.deepEqual(portabilityWarnings(["a.txt", "b/c.md", "100 percent.txt"]), []);
+  // Issue 39 family 14: % is right by RFC 8493, and a warning names the readers that fail it.
+  assert.deepEqual(portabilityWarnings(["a.txt", "100%.txt"]).map((w) => w.name), ["100%.txt"]);
 });
 
 Deno.test("the set check reports the first unsafe name, whatever its neighbours", () => {

@@ -134,6 +134,15 @@ Deno.test("family 5 (§3): the last chain entry is passport.id at from_version; 
     lineageProblem({ root_id: "TP-A", from_version: 2, chain: ["TP-A@2", "TP-B@C@2"] })!,
     /chain\[1\] is not of the form/,
   );
+  // With no chain, one can be started at the sender only when the sender is root_id.
+  assert.equal(lineageProblem({ root_id: "TP-A", from_version: 2 }, "TP-A"), null);
+  assert.match(lineageProblem({ root_id: "TP-A", from_version: 2 }, "TP-B")!, /no chain/);
+  const chainless: any = clone(await baseObject());
+  delete chainless.lineage.chain;
+  chainless.passport.id = "TP-CCCC-DDDD";
+  const chainlessBytes = encoder.encode(flat(chainless));
+  assert.deepEqual(failing(await judge(chainlessBytes)), ["C4"]);
+  assert.equal(await landOutcome(chainlessBytes), "wrong-type");
   // The bag reads as the flat file does (the corpus holds the flat ones).
   const base = await baseObject();
   const broken = { ...clone(base), passport: { ...clone(base.passport), id: "TP-CCCC-DDDD" } };
@@ -445,4 +454,27 @@ Deno.test("family 14 (RFC 8493 §2.1.3): a % in a name warns, naming the readers
   assert.equal(report.ok, true);
   assert.deepEqual(report.warnings.map((w) => w.name), ["50%.txt"]);
   assert.equal(await landOutcome(bag), "accept");
+});
+
+Deno.test("families 6 and 7: the writer does not write what the judge fails C2 for", async () => {
+  const base = await baseObject();
+  const edits: [string, (o: any) => void][] = [
+    ["note", (o) => (o.note = EVIL)],
+    ["landing_checks[0].required", (o) => (o.landing_checks[0].required = "yes")],
+    ["passport.goal", (o) => (o.passport.goal = "half \ud83d")],
+    ["passport.k\udc00", (o) => (o.passport["k\udc00"] = 1)],
+  ];
+  for (const [where, edit] of edits) {
+    const object: any = clone(base);
+    edit(object);
+    await assert.rejects(preparePack(object, []), (error: unknown) => {
+      assert.ok(error instanceof TypeError, String(error));
+      assert.ok(error.message.endsWith(`(${where})`), error.message);
+      return true;
+    });
+  }
+  // A surrogate pair is one character, and packs.
+  const fine: any = clone(base);
+  fine.note = "\ud83d\ude00 done";
+  assert.equal((await judge(await streamBytes(encodeBag(await preparePack(fine, []))))).ok, true);
 });

@@ -342,18 +342,25 @@ function render(file: File, decoded: DecodedPack, summary: PackSummary, report: 
       el(
         "div",
         { class: "banner warn", id: "portability" },
-        el("h2", {}, "Names some systems cannot hold"),
+        el("h2", {}, "Names some systems or readers cannot hold"),
         el(
           "p",
           {},
           "Conformance is not affected. Landing on such a system refuses these files unless " +
-            "asked to rename them (taskpack land --rename-unportable).",
+            "asked to rename them (taskpack land --rename-unportable); a .git folder is refused " +
+            "everywhere, and a field name is only a caution.",
         ),
         el(
           "ul",
           {},
           ...report.warnings.map((w) =>
-            el("li", {}, data(`data/files/${w.name}`), ` (${w.systems}): `, data(w.reason))
+            el(
+              "li",
+              {},
+              data(w.field ? w.name : `data/files/${w.name}`),
+              ` (${w.systems}): `,
+              data(w.reason),
+            )
           ),
         ),
       ),

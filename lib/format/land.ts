@@ -178,7 +178,8 @@ export async function land(
 
   let stripped = stripInstructionFields(object, "", repairs) as PackObject;
   if (!Array.isArray(stripped.lineage.chain)) {
-    // A chain says where a receipt goes (§3.1); one without it starts at the sender.
+    // A chain says where a receipt goes (§3.1); one without it starts at the sender, who is
+    // root_id (lineageProblem refused a lineage where they differ).
     const { root_id, from_version } = stripped.lineage;
     stripped = {
       ...stripped,
@@ -496,8 +497,8 @@ export interface LuggageVerdict {
 }
 
 /**
- * Checks every luggage file the way {@linkcode land} does (name, size, CRC, declared digest,
- * credentials, transcripts) and says, per file, whether it may be saved and why not. It never
+ * Checks every luggage file the way {@linkcode land} does (name, a `.git` folder, size, CRC,
+ * declared digest, credentials, transcripts) and says, per file, whether it may be saved and why not. It never
  * throws for bad bytes, so a viewer can show the good files and the reasons for the bad ones.
  *
  * @param decoded The pack as read (`decodePack`).
@@ -533,6 +534,8 @@ export async function checkLuggage(
   const named = decoded.luggage.map((file): { rule: string; detail: string } | undefined => {
     const [problem] = luggageNameProblems([file.name]);
     if (problem) return problem;
+    const git = gitProblem(file.name);
+    if (git) return { rule: "git-folder", detail: git };
     const fatal = decoded.deviations.find((d) =>
       d.fatal && (d.where === LUGGAGE_PREFIX + file.name || d.where === file.name)
     );

@@ -123,7 +123,12 @@ export function lineageProblem(lineage: unknown, sender?: unknown): string | nul
   if (typeof from_version !== "number" || !Number.isSafeInteger(from_version) || from_version < 0) {
     return "lineage.from_version is not a non-negative integer";
   }
-  if (chain === undefined) return null;
+  if (chain === undefined) {
+    // With no chain, a reader starts one at the sender; that is root_id only when they agree.
+    return typeof sender === "string" && sender !== root_id
+      ? "lineage has no chain and root_id is not the sender, so no chain can be started (§3)"
+      : null;
+  }
   if (!Array.isArray(chain) || chain.length === 0) return "lineage.chain is not a non-empty list";
   const entries = chain.map(parseChainEntry);
   const bad = entries.findIndex((entry) => entry === null);

@@ -57,6 +57,7 @@ import {
 } from "../scan/mod.ts";
 import { assertPackable, luggageFindingRefusal, luggageNameProblems } from "./refuse.ts";
 import { sealPack } from "./seal.ts";
+import { writableProblem } from "./shape.ts";
 import { type PreparedLuggage, PreparedStore } from "./prepared.ts";
 
 export type { Deflater, Inflater, InflateSteps } from "../zip/mod.ts";
@@ -226,6 +227,8 @@ const prepared = new WeakMap<PreparedPack, PreparedStore>();
  * @returns The prepared pack.
  * @throws {RefusalError} When the pack must not be produced; the message names the rule and
  * where (a field path, or a luggage file and line), never the secret itself.
+ * @throws {TypeError} When the object is not a pack object the judge could pass C2 for: no id,
+ * an object where text is wanted, a `required` that is not a boolean, a lone surrogate.
  *
  * @example Usage
  * ```ts
@@ -612,6 +615,9 @@ function checkShape(pack: PackObject): void {
   if (!isPlainObject(pack.passport) || typeof pack.passport.id !== "string" || !pack.passport.id) {
     throw new TypeError("Cannot pack: the passport state has no id");
   }
+  // What the judge fails C2 for, the writer does not write (one reading for values).
+  const value = writableProblem(pack);
+  if (value) throw new TypeError(`Cannot pack: ${value.detail} (${value.where})`);
 }
 
 /** The store behind a prepared pack; throws for anything preparePack did not make. */

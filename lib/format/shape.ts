@@ -204,3 +204,51 @@ export function memberNameWarnings(pack: unknown): PortabilityWarning[] {
   }
   return warnings;
 }
+
+/**
+ * What the writer refuses for one reading of values: the first field of the wrong type
+ * ({@linkcode fieldTypeProblem}, {@linkcode landingCheckProblems}) or string holding a lone
+ * surrogate (which JSON can only write as the escape I-JSON forbids, RFC 7493 §2.1), so no pack
+ * is written that the judge would fail C2 for.
+ *
+ * @param pack The pack object about to be written.
+ * @returns The field and why, or null.
+ *
+ * @example Usage
+ * ```ts
+ * import { writableProblem } from "./shape.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(writableProblem({ note: "fine" }), null);
+ * assertEquals(writableProblem({ note: "half \ud83d" })?.where, "note");
+ * ```
+ */
+export function writableProblem(pack: unknown): ShapeProblem | null {
+  const typed = fieldTypeProblem(pack) ?? landingCheckProblems(
+    isPlainObject(pack) ? pack.landing_checks : undefined,
+  )[0];
+  if (typed) return typed;
+  const stack: [unknown, string][] = [[pack, ""]];
+  while (stack.length) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === "string") {
+      if (!value.isWellFormed()) {
+        return {
+          where: path || "(root)",
+          detail: "the text holds a lone surrogate, which I-JSON forbids (RFC 7493 §2.1)",
+        };
+      }
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}[${i}]`]);
+    } else if (isPlainObject(value)) {
+      for (const [key, child] of Object.entries(value)) {
+        const where = path ? `${path}.${key}` : key;
+        if (!key.isWellFormed()) {
+          return { where, detail: "a member name holds a lone surrogate (RFC 7493 §2.1)" };
+        }
+        stack.push([child, where]);
+      }
+    }
+  }
+  return null;
+}
