@@ -82,7 +82,10 @@ for (const [label, open] of [["stdio", overStdio], ["Streamable HTTP", overHttp]
     try {
       // The client caches every output schema here, and checks each result against it.
       const { tools } = await door.client.listTools();
-      assert.ok(tools.every((t: { outputSchema?: unknown }) => t.outputSchema), "every tool declares its output");
+      assert.ok(
+        tools.every((t: { outputSchema?: unknown }) => t.outputSchema),
+        "every tool declares its output",
+      );
       const created = await door.client.callTool({
         name: "taskpack_new",
         arguments: { title: "t", goal: "g" },
