@@ -745,7 +745,7 @@ export class TextScanner implements LuggageScanner {
  *   finding: { rule: "transcript", kind: "role-lines", index: 6, line: 2 },
  *   text: true,
  * });
- * assertEquals(scanBytes(new Uint8Array([0, 1, 2])), { finding: null, text: false });
+ * assertEquals(scanBytes(new Uint8Array([1, 2, 3, 0, 4, 5])), { finding: null, text: false });
  * ```
  */
 export function scanBytes(bytes: Uint8Array): ScanResult {

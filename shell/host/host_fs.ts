@@ -123,11 +123,12 @@ export function readTextFile(path: string): Promise<string> {
  * ```ts
  * import { readFile, rm, createFile } from "./host_fs.ts";
  * import assert from "node:assert/strict";
- * const path = `${await Deno.makeTempDir()}/a.txt`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/a.txt`;
  * await createFile(path, new Uint8Array([1, 2]));
  * assert.deepEqual(await readFile(path), new Uint8Array([1, 2]));
  * await assert.rejects(createFile(path, new Uint8Array(0)), { code: "EEXIST" });
- * await rm(path);
+ * await rm(dir, { recursive: true });
  * ```
  */
 export function createFile(path: string, bytes: Uint8Array): Promise<void> {
@@ -143,11 +144,13 @@ export function createFile(path: string, bytes: Uint8Array): Promise<void> {
  * @param options `recursive`, and the `mode` of what is created.
  * @example Usage
  * ```ts
- * import { mkdir, stat } from "./host_fs.ts";
+ * import { mkdir, rm, stat } from "./host_fs.ts";
  * import assert from "node:assert/strict";
- * const path = `${await Deno.makeTempDir()}/a/b`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/a/b`;
  * await mkdir(path, { recursive: true });
  * assert.ok((await stat(path)).isDirectory);
+ * await rm(dir, { recursive: true });
  * ```
  */
 export async function mkdir(
@@ -165,12 +168,13 @@ export async function mkdir(
  * @returns The folder's path.
  * @example Usage
  * ```ts
- * import { makeTempFolder, stat } from "./host_fs.ts";
+ * import { makeTempFolder, rm, stat } from "./host_fs.ts";
  * import assert from "node:assert/strict";
  * const base = await Deno.makeTempDir();
  * const made = await makeTempFolder(`${base}/.work-`);
  * assert.ok(made.startsWith(`${base}/.work-`));
  * assert.ok((await stat(made)).isDirectory);
+ * await rm(base, { recursive: true });
  * ```
  */
 export function makeTempFolder(prefix: string): Promise<string> {
@@ -189,12 +193,13 @@ export function makeTempFolder(prefix: string): Promise<string> {
  * @param to The new path.
  * @example Usage
  * ```ts
- * import { readFile, rename, createFile } from "./host_fs.ts";
+ * import { createFile, readFile, rename, rm } from "./host_fs.ts";
  * import assert from "node:assert/strict";
  * const dir = await Deno.makeTempDir();
  * await createFile(`${dir}/a`, new Uint8Array([7]));
  * await rename(`${dir}/a`, `${dir}/b`);
  * assert.deepEqual(await readFile(`${dir}/b`), new Uint8Array([7]));
+ * await rm(dir, { recursive: true });
  * ```
  */
 export function rename(from: string, to: string): Promise<void> {
@@ -281,6 +286,7 @@ export function unlink(path: string): Promise<void> {
  * await link(`${dir}/a`, `${dir}/b`);
  * assert.deepEqual(await readFile(`${dir}/b`), new Uint8Array([1]));
  * await assert.rejects(link(`${dir}/a`, `${dir}/b`), { code: "EEXIST" });
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function link(from: string, to: string): Promise<void> {
@@ -354,6 +360,7 @@ export async function lstat(path: string): Promise<PathInfo> {
  * const dir = await Deno.makeTempDir();
  * await createFile(`${dir}/a`, new Uint8Array(0));
  * assert.deepEqual(await readdir(dir), ["a"]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function readdir(path: string): Promise<string[]> {
@@ -379,12 +386,14 @@ export async function readdir(path: string): Promise<string[]> {
  * ```ts
  * import { open, readFile } from "./host_fs.ts";
  * import assert from "node:assert/strict";
- * const path = `${await Deno.makeTempDir()}/a`;
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/a`;
  * const file = await open(path, "wx");
  * await file.write(new Uint8Array([1, 2, 3]));
  * await file.sync();
  * await file.close();
  * assert.deepEqual(await readFile(path), new Uint8Array([1, 2, 3]));
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function open(path: string, flags: "wx" | "r", mode?: number): Promise<FileHandle> {

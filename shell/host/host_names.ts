@@ -65,6 +65,7 @@ export function usualHostNames(os: string = platform): HostNameRules {
  * const rules = await probeHostNames(`${dir}/not/yet`, { os: "linux" });
  * assertEquals(rules.windows, false);
  * assertEquals([...Deno.readDirSync(dir)], []);
+ * await Deno.remove(dir);
  * ```
  */
 export async function probeHostNames(

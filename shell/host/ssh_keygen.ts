@@ -292,6 +292,7 @@ export interface AllowedSignersFile {
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/signers`, "# nobody\n");
  * assert.equal((await findAllowedSigners(`${dir}/signers`))?.from, "--allowed-signers");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function findAllowedSigners(flag?: string): Promise<AllowedSignersFile | null> {
