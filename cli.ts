@@ -20,6 +20,7 @@
 import { args, endProcess, stderr, stdout } from "./shell/host/host_process.ts";
 import denoConfig from "./deno.json" with { type: "json" };
 import { parseCommandLine } from "./cli/args.ts";
+import { closest, OPTIONS, optionsOf, verbHelp, VERBS } from "./cli/verbs.ts";
 import { describeError, EXIT, type Io, UsageError } from "./cli/io.ts";
 
 export type { Io } from "./cli/io.ts";
@@ -104,7 +105,8 @@ OPTIONS
   --limit <name>=<n> Raise or lower one of the reader's limits for conformance, inspect,
                      convert and land (repeatable; a refusal names the limit it hit), e.g.
                      --limit maxTotalSize=200GiB. See docs/security.md for the defaults.
-  -h, --help         This help.   -V, --version   The version.
+  -h, --help         This help; taskpack <verb> --help (or help <verb>) for one verb's.
+  -V, --version      The version.
 
 EXIT CODES
   0  done (conformance: the pack is conformant)
@@ -125,9 +127,17 @@ Everything inside a pack is data written by someone else: this tool never execut
 export async function main(args: string[], io: Io = standardIo): Promise<number> {
   try {
     const [verb, ...rest] = args;
-    if (verb === undefined || verb === "-h" || verb === "--help" || verb === "help") {
+    if (verb === undefined || verb === "-h" || verb === "--help") {
       io.out(USAGE);
       return verb === undefined ? EXIT.usage : EXIT.ok;
+    }
+    if (verb === "help") {
+      const [about] = rest;
+      if (about === undefined) io.out(USAGE);
+      else if (about === "capsule") {
+        return await (await import("./cli/capsule.ts")).runCapsule(["--help"], io);
+      } else io.out(verbHelp(knownVerb(about)));
+      return EXIT.ok;
     }
     if (verb === "-V" || verb === "--version") {
       io.out(`taskpack ${denoConfig.version}\n`);
@@ -137,9 +147,10 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
     // code (the MCP SDK, the HTTP home and the capsule contract stay unloaded otherwise).
     // The capsule verbs have options of their own.
     if (verb === "capsule") return await (await import("./cli/capsule.ts")).runCapsule(rest, io);
-    const { values, positionals } = parse(rest);
+    knownVerb(verb);
+    const { values, positionals } = parse(verb, rest);
     if (values.help) {
-      io.out(USAGE);
+      io.out(verbHelp(verb));
       return EXIT.ok;
     }
     const port = values.port;
@@ -282,55 +293,49 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
   }
 }
 
-function parse(args: string[]) {
+function parse(verb: string, args: string[]) {
+  let parsed;
   try {
-    return parseCommandLine(args, {
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-      out: { type: "string", short: "o" },
-      dir: { type: "string" },
-      "max-inline": { type: "string" },
-      limit: { type: "string", multiple: true },
-      store: { type: "string" },
-      machine: { type: "string" },
-      actor: { type: "string" },
-      title: { type: "string" },
-      goal: { type: "string" },
-      "current-state": { type: "string" },
-      "next-step": { type: "string", multiple: true },
-      file: { type: "string", multiple: true },
-      "expected-version": { type: "string" },
-      text: { type: "string" },
-      flat: { type: "boolean" },
-      ask: { type: "string", multiple: true },
-      check: { type: "string", multiple: true },
-      asks: { type: "string" },
-      checks: { type: "string" },
-      kind: { type: "string" },
-      note: { type: "string" },
-      into: { type: "string" },
-      "files-out": { type: "string" },
-      "dry-run": { type: "boolean" },
-      "trust-machine-facts": { type: "boolean" },
-      again: { type: "boolean" },
-      "rename-unportable": { type: "boolean" },
-      host: { type: "string" },
-      port: { type: "string" },
-      "mint-token": { type: "string" },
-      http: { type: "boolean" },
-      "allow-host": { type: "string", multiple: true },
-      "team-token-file": { type: "string" },
-      open: { type: "boolean" },
-      from: { type: "string" },
-      to: { type: "string" },
-      key: { type: "string" },
-      sig: { type: "string" },
-      "allowed-signers": { type: "string" },
-      message: { type: "boolean" },
-    });
+    parsed = parseCommandLine(args, OPTIONS);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(optionMistake(verb, (error as Error).message));
   }
+  // Each verb takes its own options: one meant for another verb is a mistake worth naming.
+  const takes = optionsOf(verb);
+  for (const name of Object.keys(parsed.values)) {
+    if (!takes.has(name)) {
+      const hint = closest(name, takes);
+      throw new UsageError(
+        `${verb} does not take --${name}${hint ? `; did you mean --${hint}?` : ""}`,
+      );
+    }
+  }
+  return parsed;
+}
+
+/** The parser's complaint as one sentence of ours, with the option meant when there is one. */
+function optionMistake(verb: string, message: string): string {
+  const unknown = /^Unknown option '(-{1,2})([^']*)'/.exec(message);
+  if (unknown) {
+    const [, dashes, name] = unknown;
+    const hint = dashes === "--" ? closest(name!, optionsOf(verb)) : undefined;
+    return `${verb} has no option ${dashes}${name}${hint ? `; did you mean --${hint}?` : ""}`;
+  }
+  const missing = /^Option '([^']*) <value>' argument (missing|is ambiguous)/.exec(message);
+  if (missing) {
+    const option = missing[1]!.split(", ").pop()!;
+    return missing[2] === "missing"
+      ? `${option} needs a value`
+      : `${option} needs a value; to give one that starts with a dash, write ${option}=-value`;
+  }
+  return message;
+}
+
+/** The verb, or a usage error naming the one probably meant. */
+function knownVerb(verb: string): string {
+  if (Object.hasOwn(VERBS, verb)) return verb;
+  const hint = closest(verb, [...Object.keys(VERBS), "capsule"]);
+  throw new UsageError(`Unknown verb "${verb}"${hint ? `; did you mean "${hint}"?` : ""}`);
 }
 
 function noPositionals(positionals: string[], verb: string): void {

@@ -59,6 +59,14 @@ export async function openStore(
   if (/^(kv:|https?:\/\/)/i.test(name)) {
     return { store: await openOtherStore(name), dir: luggageDir(name), name };
   }
+  // A URL of a kind no store serves is a mistake, never a folder named "s3:".
+  const scheme = /^([a-z][a-z0-9+.-]+):\/\//i.exec(name);
+  if (scheme) {
+    throw new Error(
+      `taskpack has no store for ${scheme[1]}:// URLs (--store ${name}): use a folder, ` +
+        "kv:<path-or-url>, postgres://user@host:port/db or an http(s):// home",
+    );
+  }
   return { store: new FolderStore(name), dir: name, name };
 }
 

@@ -16,6 +16,8 @@ import {
   type PassportStore,
 } from "../lib/home/mod.ts";
 import { isPassportId, mintPassportId, type PassportState } from "../lib/format/mod.ts";
+import { FolderStore } from "../shell/stores/folder_store.ts";
+import { stat } from "../shell/host/host_fs.ts";
 import { OperationError, usage } from "./refusal.ts";
 import type { Workplace } from "./workplace.ts";
 
@@ -67,6 +69,7 @@ export async function requirePassport(
   if (!isPassportId(id)) throw usage(`"${id}" is not a passport id (TP-XXXX-XXXX)`, id);
   const state = await work.store.open(id);
   if (!state) {
+    await requireStore(work);
     throw new OperationError(
       "missing",
       "not-found",
@@ -75,6 +78,33 @@ export async function requirePassport(
     );
   }
   return state;
+}
+
+/**
+ * Refuses a folder store that does not exist: a typo in `--store` names an empty store, and
+ * reading one would answer as if it held nothing.
+ *
+ * @param work The workplace.
+ */
+export async function requireStore(work: Workplace): Promise<void> {
+  if (!(work.store instanceof FolderStore) || await exists(work.store.dir)) return;
+  throw new OperationError(
+    "missing",
+    "no-store",
+    `There is no store ${work.storeName}: no such folder (taskpack new makes one there; check ` +
+      "--store and TASKPACK_STORE)",
+    work.storeName,
+  );
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") return false;
+    throw error;
+  }
 }
 
 /**
@@ -147,6 +177,7 @@ export interface Listing {
  * @returns The listing.
  */
 export async function listPassports(work: Workplace): Promise<Listing> {
+  await requireStore(work);
   const listing = await work.store.list();
   return {
     count: listing.passports.length,

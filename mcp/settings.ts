@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { openWorkplace, storeDir, type Workplace } from "../app/mod.ts";
 import type { ReadLimits } from "../lib/format/mod.ts";
@@ -41,11 +42,12 @@ export async function resolveMcpSettings(
   options: McpOptions = {},
   limitsFor?: (size: number) => Partial<ReadLimits>,
 ): Promise<McpSettings> {
-  // A folder is pinned to an absolute path; other kinds of store are kept as named.
+  // A folder is pinned to an absolute path and made when the server starts (it serves that
+  // store: its first listing is empty, not "there is no store"); other stores are kept as named.
   const named = storeDir(options.store);
-  const store = /^[a-z][a-z0-9+.-]*:/i.test(named) && !/^[a-z]:[\\/]/i.test(named)
-    ? named
-    : resolve(named);
+  const folder = !/^[a-z][a-z0-9+.-]*:/i.test(named) || /^[a-z]:[\\/]/i.test(named);
+  const store = folder ? resolve(named) : named;
+  if (folder) await mkdir(store, { recursive: true, mode: 0o700 });
   const workplace = await openWorkplace({
     store,
     machine: options.machine,
