@@ -9,7 +9,14 @@ import { chromium, type Page } from "npm:playwright-core@1.65.1";
 import { buildViewer } from "../tools/build_viewer.ts";
 import { CHROMIUM, CHROMIUM_ARGS } from "../tools/_tools.ts";
 import { createJudgeHandler } from "../serve.ts";
-import { instructionsFound, judge, land } from "../mod.ts";
+import {
+  buildPackObject,
+  encodeFlat,
+  instructionsFound,
+  judge,
+  land,
+  preparePack,
+} from "../mod.ts";
 import { readReference, tempDir } from "./_helpers.ts";
 
 /** The page's window, as far as these tests use it (no DOM types in a Deno test). */
@@ -211,6 +218,39 @@ Deno.test({
         // The incumbent's flat file is what a conversion must reproduce, byte for byte.
         assert.deepEqual(bytes, await readReference("handoff.taskpack.json"));
         assert.match(await page.textContent("#convert-result") ?? "", /Same pack digest/);
+      });
+
+      await t.step("a receipt shows each ask with its status, answer, who and when", async () => {
+        const receipt = buildPackObject({
+          id: "TP-BBBB-2222",
+          version: 3,
+          lineage: { root_id: "TP-AAAA-2222", from_version: 2, chain: ["TP-AAAA-2222@2"] },
+          asks: [],
+        }, {
+          kind: "receipt",
+          packedAt: "2026-12-06T10:00:00Z",
+          machine: "desk",
+          actor: "bob",
+          asks: [{
+            id: "a1",
+            what: "cover image prompt",
+            accept: "one prompt",
+            status: "answered",
+            answer: "a fox on a hill, teal",
+            answered_by: "bob@desk",
+            answered_at: "2026-12-06T09:58:00Z",
+          }, { id: "a2", what: "which registry?", accept: "its URL" }],
+        });
+        const path = `${await tempDir()}/answers.taskpack.json`;
+        await Deno.writeTextFile(path, await encodeFlat(await preparePack(receipt, [])));
+        await page.setInputFiles("#file", path);
+        await page.waitForSelector("#verdict");
+        const asks = await page.locator("#asks li").allTextContents();
+        assert.equal(asks.length, 2);
+        assert.match(asks[0]!, /a1 · to peer · answered/);
+        assert.match(asks[0]!, /answer: a fox on a hill, teal — by bob@desk, 2026-12-06T09:58:00Z/);
+        assert.match(asks[1]!, /a2 · to peer · open/);
+        assert.doesNotMatch(asks[1]!, /answer:/);
       });
 
       await t.step("a flat receipt converts to a .taskpack", async () => {

@@ -495,7 +495,7 @@ function render(file: File, decoded: DecodedPack, summary: PackSummary, report: 
             el(
               "div",
               { class: "sub" },
-              `${text(ask.id)} · to ${text(ask.to ?? "peer")}`,
+              `${text(ask.id)} · to ${text(ask.to ?? "peer")} · ${text(ask.status ?? "open")}`,
               ask.why ? ` · why: ${text(ask.why)}` : "",
             ),
             el(
@@ -507,7 +507,14 @@ function render(file: File, decoded: DecodedPack, summary: PackSummary, report: 
               ),
             ),
             ask.answer !== undefined && ask.answer !== null
-              ? el("div", { class: "sub" }, "answer: ", data(ask.answer))
+              ? el(
+                "div",
+                { class: "sub" },
+                "answer: ",
+                data(ask.answer),
+                ask.answered_by ? ` — by ${text(ask.answered_by)}` : "",
+                ask.answered_at ? `, ${text(ask.answered_at)}` : "",
+              )
               : null,
           )),
         "No asks.",
