@@ -106,3 +106,53 @@ Deno.test("the store is named when it is the problem, and nothing is made by loo
 function escape(text: string): string {
   return text.slice(0, 40).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+Deno.test("pack says in one sentence what it cannot do: a receipt nobody asked for, a file twice", async () => {
+  const cwd = await tempDir();
+  const made = await cli(["new", "--title", "t", "--goal", "g", "--store", "s", "--json"], { cwd });
+  const id = made.json().passport_id;
+  // Never landed: there is no one a receipt would answer.
+  const receipt = await cli([
+    "pack",
+    id,
+    "--kind",
+    "receipt",
+    "--out",
+    "r.taskpack.json",
+    "--store",
+    "s",
+  ], {
+    cwd,
+  });
+  assert.equal(receipt.code, 2);
+  assert.match(
+    receipt.stderr,
+    /^taskpack: TP-\S+ was never landed from a pack, so a receipt from it would answer no one/,
+  );
+  await Deno.writeTextFile(`${cwd}/notes.md`, "n\n");
+  const twice = await cli([
+    "pack",
+    id,
+    "--out",
+    "h.taskpack",
+    "--file",
+    "notes.md",
+    "--file",
+    "notes.md",
+    "--store",
+    "s",
+  ], {
+    cwd,
+  });
+  assert.equal(twice.code, 1);
+  assert.equal(
+    twice.stderr,
+    "taskpack: The luggage notes.md is given twice: name each file or folder once\n",
+    "one sentence, and no warning before it",
+  );
+  assert.deepEqual(
+    [...Deno.readDirSync(cwd)].map((e) => e.name).sort(),
+    ["notes.md", "s"],
+    "nothing written",
+  );
+});
