@@ -269,7 +269,9 @@ async function callTool<Input extends z.ZodObject>(
  */
 export function failure(error: unknown): CallToolResult {
   const refusal = refusalOf(error);
-  const generic = refusal.reason === "usage" || refusal.reason === "failed";
+  // The code is said once: a refusal of the format's rules already names its rule.
+  const generic = refusal.reason === "usage" || refusal.reason === "failed" ||
+    refusal.sentence.includes(refusal.reason);
   return {
     content: [{
       type: "text",
