@@ -271,7 +271,7 @@ export function failure(error: unknown): CallToolResult {
   const refusal = refusalOf(error);
   // The code is said once: a refusal of the format's rules already names its rule.
   const generic = refusal.reason === "usage" || refusal.reason === "failed" ||
-    refusal.sentence.includes(refusal.reason);
+    refusal.sentence.endsWith(`(rule: ${refusal.reason})`);
   return {
     content: [{
       type: "text",
