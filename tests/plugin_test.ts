@@ -1,8 +1,10 @@
 // Copyright 2026 the taskpack authors. MIT license.
 // The Claude Code plugin (.claude-plugin/plugin.json), its marketplace entry
-// (.claude-plugin/marketplace.json) and the Agent Skill (skills/taskpack/SKILL.md), checked
-// against the formats as their owners document them, plus: every path they name exists, and the
-// MCP server the plugin declares starts and serves the tools the skill talks about.
+// (.claude-plugin/marketplace.json), the Agent Plugins 1.0 layout beside it (root plugin.json,
+// mcp.json, skills/) and the Agent Skill (skills/taskpack/SKILL.md), checked against the formats
+// as their owners document them, plus: every path they name exists, both layouts declare the
+// same server and skills, and the MCP server each declares starts and serves the tools the skill
+// talks about.
 //
 // The validators below are small transcriptions of the documented schemas, not copies of any
 // published JSON Schema:
@@ -31,6 +33,20 @@
 //   matter with `name` (1-64 characters, lowercase letters, digits and hyphens, no leading,
 //   trailing or doubled hyphen, equal to the folder name) and `description` (1-1024 characters);
 //   optional `license`, `compatibility` (up to 500 characters), `metadata`, `allowed-tools`.
+// - Agent Plugins 1.0.0 (https://agent-plugins.org/specification, spec/1.0.0.md and
+//   schemas/1.0.0/*.schema.json in agentplugins/agent-plugins-spec): root `plugin.json`, a closed
+//   object: `$schema` (exactly https://agent-plugins.org/schemas/1.0.0/plugin.schema.json) and
+//   `name` (1-64 characters of a-z, 0-9, `-` and `.`, alphanumeric first and last, no `--` or
+//   `..`) required; `version`, `description`, `homepage`, `repository`, `license` strings;
+//   `author` a closed object of `name`, `email`, `url` strings; `keywords` strings; `extensions`
+//   an object of objects. Components sit at fixed places only: skills in `skills/<name>/SKILL.md`
+//   (immediate children), MCP servers in root `mcp.json`, a closed object: `$schema` (exactly
+//   https://agent-plugins.org/schemas/1.0.0/mcp.schema.json, the same version as plugin.json) and
+//   `mcpServers`; each server one closed variant: `stdio` (`command`, a bare name or a `./` path,
+//   never expanded; `args`, `env` (no `PLUGIN_ROOT` or `PLUGIN_DATA` key), `cwd` (`./`,
+//   `${PLUGIN_ROOT}` or `${PLUGIN_DATA}` rooted)) or `streamable-http` / `sse` (`url`,
+//   `headers`). A client expands `${PLUGIN_ROOT}` and `${PLUGIN_DATA}` in `args`, `env` and `cwd`,
+//   sets both in the server's environment, and starts it in the plugin root unless `cwd` says.
 // These pages were read through the documentation search index available to this project; the
 // validators check only what those pages state.
 import assert from "node:assert/strict";
@@ -44,6 +60,10 @@ import { tempDir } from "./_helpers.ts";
 const ROOT = new URL("../", import.meta.url).pathname;
 const PLUGIN_JSON = join(ROOT, ".claude-plugin/plugin.json");
 const MARKETPLACE_JSON = join(ROOT, ".claude-plugin/marketplace.json");
+const AGENT_PLUGIN_JSON = join(ROOT, "plugin.json");
+const AGENT_MCP_JSON = join(ROOT, "mcp.json");
+const AGENT_PLUGIN_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
+const AGENT_MCP_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json";
 
 type Json = Record<string, unknown>;
 
@@ -339,6 +359,126 @@ function validateSkill(folderName: string, text: string): string[] {
   return problems;
 }
 
+/** Validates an Agent Plugins 1.0 root `plugin.json`; returns the problems. */
+function validateAgentPlugin(manifest: unknown, where = "plugin.json"): string[] {
+  if (!isObject(manifest)) return [`${where}: must be a JSON object`];
+  const problems: string[] = [];
+  if (manifest.$schema !== AGENT_PLUGIN_SCHEMA) {
+    problems.push(`${where}.$schema: must be ${AGENT_PLUGIN_SCHEMA}`);
+  }
+  const name = manifest.name;
+  if (
+    typeof name !== "string" || name.length < 1 || name.length > 64 ||
+    !/^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/.test(name) || /--|\.\./.test(name)
+  ) {
+    problems.push(`${where}.name: "${name}" must be 1-64 of a-z 0-9 - . (no -- or ..)`);
+  }
+  for (const [key, value] of Object.entries(manifest)) {
+    if (key === "$schema" || key === "name") continue;
+    if (["version", "description", "homepage", "repository", "license"].includes(key)) {
+      if (typeof value !== "string") problems.push(`${where}.${key}: must be a string`);
+    } else if (key === "author") {
+      if (!isObject(value)) problems.push(`${where}.author: must be an object`);
+      else {
+        for (const [field, text] of Object.entries(value)) {
+          if (!["name", "email", "url"].includes(field)) {
+            problems.push(`${where}.author.${field}: not a field`);
+          } else if (typeof text !== "string") {
+            problems.push(`${where}.author.${field}: must be a string`);
+          }
+        }
+      }
+    } else if (key === "keywords") {
+      if (!isStringArray(value)) problems.push(`${where}.keywords: must be an array of strings`);
+    } else if (key === "extensions") {
+      if (!isObject(value) || !Object.values(value).every(isObject)) {
+        problems.push(`${where}.extensions: must map namespaces to objects`);
+      }
+    } else problems.push(`${where}.${key}: not a field of the closed manifest`);
+  }
+  return problems;
+}
+
+/** Validates an Agent Plugins 1.0 `mcp.json`; returns the problems. */
+function validateAgentMcp(config: unknown, where = "mcp.json"): string[] {
+  if (!isObject(config)) return [`${where}: must be a JSON object`];
+  const problems: string[] = [];
+  if (config.$schema !== AGENT_MCP_SCHEMA) {
+    problems.push(`${where}.$schema: must be ${AGENT_MCP_SCHEMA}`);
+  }
+  for (const key of Object.keys(config)) {
+    if (key !== "$schema" && key !== "mcpServers") problems.push(`${where}.${key}: not a field`);
+  }
+  if (!isObject(config.mcpServers)) {
+    problems.push(`${where}.mcpServers: required object`);
+    return problems;
+  }
+  for (const [name, server] of Object.entries(config.mcpServers)) {
+    const at = `${where}.mcpServers.${name}`;
+    if (!isObject(server)) {
+      problems.push(`${at}: must be an object`);
+      continue;
+    }
+    const fields: Record<string, string[]> = {
+      stdio: ["type", "command", "args", "env", "cwd"],
+      "streamable-http": ["type", "url", "headers"],
+      sse: ["type", "url", "headers"],
+    };
+    const allowed = fields[String(server.type)];
+    if (!allowed) {
+      problems.push(`${at}.type: must be stdio, streamable-http or sse`);
+      continue;
+    }
+    for (const key of Object.keys(server)) {
+      if (!allowed.includes(key)) problems.push(`${at}.${key}: not a field of ${server.type}`);
+    }
+    if (server.type === "stdio") {
+      const command = server.command;
+      if (typeof command !== "string" || command === "") {
+        problems.push(`${at}.command: required non-empty string`);
+      } else if (command.includes("/") && !command.startsWith("./")) {
+        problems.push(`${at}.command: a bare name or a ./ path`);
+      } else if (command.startsWith("./")) problems.push(...pathProblems(`${at}.command`, command));
+      else if (command.includes("${")) problems.push(`${at}.command: is never expanded`);
+      if (server.args !== undefined && !isStringArray(server.args)) {
+        problems.push(`${at}.args: must be an array of strings`);
+      }
+      if (server.env !== undefined) {
+        if (
+          !isObject(server.env) || !Object.values(server.env).every((v) => typeof v === "string")
+        ) {
+          problems.push(`${at}.env: must map names to strings`);
+        } else {
+          for (const reserved of ["PLUGIN_ROOT", "PLUGIN_DATA"]) {
+            if (reserved in server.env) problems.push(`${at}.env.${reserved}: reserved`);
+          }
+        }
+      }
+      if (
+        server.cwd !== undefined &&
+        !(typeof server.cwd === "string" &&
+          /^(?:\.\/|\$\{PLUGIN_ROOT\}(?:\/|$)|\$\{PLUGIN_DATA\}(?:\/|$))/.test(server.cwd))
+      ) {
+        problems.push(`${at}.cwd: must start with ./, \${PLUGIN_ROOT} or \${PLUGIN_DATA}`);
+      }
+    } else if (typeof server.url !== "string" || server.url === "") {
+      problems.push(`${at}.url: required non-empty string`);
+    }
+  }
+  return problems;
+}
+
+/** The skills a folder holds by the Agent Plugins rule: immediate children with a SKILL.md. */
+function discoveredSkills(root: string): string[] {
+  return [...Deno.readDirSync(join(root, "skills"))]
+    .filter((entry) => {
+      const path = join(root, "skills", entry.name, "SKILL.md");
+      return entry.isDirectory && existsSync(path) && statSync(path).isFile();
+    })
+    .map((entry) => entry.name)
+    .sort();
+}
+
 async function readJson(path: string): Promise<unknown> {
   return JSON.parse(await Deno.readTextFile(path));
 }
@@ -385,6 +525,37 @@ Deno.test("the validators catch what the documentation forbids", () => {
     /plain scalar/,
   );
   assert.match(validateSkill("good", skill.replace("---\n#", "when: now\n---\n#")).join(), /when/);
+
+  const agent = { $schema: AGENT_PLUGIN_SCHEMA, name: "a.b-c" };
+  assert.deepEqual(validateAgentPlugin(agent), []);
+  assert.match(validateAgentPlugin({ name: "a" }).join(), /\$schema/);
+  assert.match(validateAgentPlugin({ ...agent, $schema: AGENT_MCP_SCHEMA }).join(), /\$schema/);
+  for (const name of ["", "A", "-a", "a-", "a--b", "a..b", "a".repeat(65)]) {
+    assert.match(validateAgentPlugin({ ...agent, name }).join(), /name/, name);
+  }
+  assert.match(validateAgentPlugin({ ...agent, skills: "./skills" }).join(), /closed/);
+  assert.match(validateAgentPlugin({ ...agent, mcpServers: {} }).join(), /closed/);
+  assert.match(validateAgentPlugin({ ...agent, author: { name: "x", org: "y" } }).join(), /org/);
+  assert.match(validateAgentPlugin({ ...agent, keywords: "x" }).join(), /keywords/);
+  assert.match(validateAgentPlugin({ ...agent, extensions: { "com.x": 1 } }).join(), /extensions/);
+  const stdio = { type: "stdio", command: "npx", args: ["${PLUGIN_ROOT}/x"] };
+  const mcp = { $schema: AGENT_MCP_SCHEMA, mcpServers: { s: stdio } };
+  assert.deepEqual(validateAgentMcp(mcp), []);
+  assert.deepEqual(validateAgentMcp({ ...mcp, mcpServers: {} }), []);
+  const server = (patch: Json) => ({ ...mcp, mcpServers: { s: { ...stdio, ...patch } } });
+  assert.match(validateAgentMcp({ ...mcp, $schema: AGENT_PLUGIN_SCHEMA }).join(), /\$schema/);
+  assert.match(validateAgentMcp({ ...mcp, servers: {} }).join(), /servers: not a field/);
+  assert.match(validateAgentMcp(server({ type: undefined })).join(), /type/);
+  assert.match(validateAgentMcp(server({ command: "" })).join(), /command/);
+  assert.match(validateAgentMcp(server({ command: "../bin/x" })).join(), /bare name/);
+  assert.match(validateAgentMcp(server({ command: "${PLUGIN_ROOT}/x" })).join(), /bare name/);
+  assert.match(validateAgentMcp(server({ url: "http://x" })).join(), /url: not a field/);
+  assert.match(validateAgentMcp(server({ env: { PLUGIN_ROOT: "/" } })).join(), /reserved/);
+  assert.match(validateAgentMcp(server({ cwd: "data" })).join(), /cwd/);
+  assert.match(
+    validateAgentMcp({ ...mcp, mcpServers: { h: { type: "streamable-http" } } }).join(),
+    /url: required/,
+  );
 });
 
 Deno.test("plugin.json and marketplace.json follow the documented schemas; what they name exists", async () => {
@@ -430,36 +601,124 @@ Deno.test("plugin.json and marketplace.json follow the documented schemas; what 
   }
 });
 
-Deno.test("the MCP server the plugin declares starts and serves every tool the skill names", async () => {
-  const manifest = await readJson(PLUGIN_JSON) as Json;
-  const { command, args } =
-    (manifest.mcpServers as Record<string, { command: string; args: string[] }>)
-      .taskpack!;
+Deno.test("the Agent Plugins layout follows Agent Plugins 1.0 and declares what the Claude Code plugin does", async () => {
+  const agent = await readJson(AGENT_PLUGIN_JSON) as Json;
+  assert.deepEqual(validateAgentPlugin(agent), []);
+  const mcp = await readJson(AGENT_MCP_JSON) as Json;
+  assert.deepEqual(validateAgentMcp(mcp), []);
+  // The same schema version in both files (a mismatch disables the plugin's MCP servers).
+  assert.equal(
+    String(agent.$schema).replace("plugin.schema", ""),
+    String(mcp.$schema).replace("mcp.schema", ""),
+  );
+
+  // The same plugin: every metadata field both formats have says the same thing.
+  const claude = await readJson(PLUGIN_JSON) as Json;
+  for (const key of ["name", "version", "description", "author", "license", "keywords"]) {
+    assert.deepEqual(agent[key], claude[key], `${key} is the same in both plugin.json files`);
+  }
+
+  // The same server: the same name, command and arguments, each plugin root in its own words.
+  const servers = mcp.mcpServers as Record<string, { command: string; args: string[] }>;
+  const claudeServers = claude.mcpServers as Record<string, { command: string; args: string[] }>;
+  assert.deepEqual(Object.keys(servers), Object.keys(claudeServers));
+  for (const [name, server] of Object.entries(servers)) {
+    assert.equal(server.command, claudeServers[name]!.command);
+    assert.deepEqual(
+      server.args,
+      claudeServers[name]!.args.map((arg) =>
+        arg.replaceAll("${CLAUDE_PLUGIN_ROOT}", "${PLUGIN_ROOT}")
+      ),
+    );
+    for (const arg of server.args) {
+      if (!arg.includes("${PLUGIN_ROOT}")) continue;
+      const path = arg.replace("${PLUGIN_ROOT}", ROOT.replace(/\/$/, ""));
+      assert.ok(existsSync(path) && statSync(path).isFile(), `${arg} exists`);
+    }
+  }
+
+  // The same skills: Agent Plugins discovers skills/<name>/SKILL.md, Claude Code's default too.
+  const listed = [...Deno.readDirSync(join(ROOT, "skills"))].filter((e) => e.isDirectory)
+    .map((e) => e.name).sort();
+  assert.deepEqual(discoveredSkills(ROOT), listed);
+  assert.deepEqual(listed, ["taskpack"]);
+});
+
+/** Starts a declared stdio server with this Deno in place of `npx --yes deno@<this>`. */
+async function startDeclared(
+  declared: { command: string; args: string[] },
+  root: string,
+  env: Record<string, string>,
+  cwd: string,
+): Promise<Client> {
   // Only Node and npm need be installed: npx fetches the pinned Deno (the README's version).
-  assert.equal(command, "npx");
-  assert.deepEqual(args.slice(0, 2), ["--yes", `deno@${Deno.version.deno}`]);
-  const readme = await Deno.readTextFile(join(ROOT, "README.md"));
-  assert.ok(readme.includes(`npx --yes deno@${Deno.version.deno}`), "the README names it");
-  const store = await tempDir();
+  assert.equal(declared.command, "npx");
+  assert.deepEqual(declared.args.slice(0, 2), ["--yes", `deno@${Deno.version.deno}`]);
   // The deno that npx would fetch is this one: run the rest of the command with it.
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: args.slice(2).map((arg) => arg.replace("${CLAUDE_PLUGIN_ROOT}", ROOT.replace(/\/$/, ""))),
-    cwd: store,
-    env: { ...Deno.env.toObject(), TASKPACK_STORE: store, TASKPACK_MACHINE: "plugin-test" },
+    args: declared.args.slice(2).map((arg) => arg.replace(root, ROOT.replace(/\/$/, ""))),
+    cwd,
+    env,
     stderr: "pipe",
   });
   const client = new Client({ name: "plugin-test", version: "1.0.0" });
   await client.connect(transport);
+  return client;
+}
+
+/** Every tool the skill names is served; the store is empty. */
+async function checkServes(client: Client): Promise<void> {
+  const served = new Set((await client.listTools()).tools.map((tool) => tool.name));
+  const skill = await Deno.readTextFile(join(ROOT, "skills/taskpack/SKILL.md"));
+  const named = new Set(skill.match(/taskpack_[a-z]+/g));
+  assert.ok(named.size >= 9, "the skill names the tools");
+  for (const name of named) assert.ok(served.has(name), `the skill names ${name}; it is served`);
+  const listed = await client.callTool({ name: "taskpack_list", arguments: {} });
+  assert.equal((listed.structuredContent as { count?: number }).count, 0);
+}
+
+Deno.test("the MCP server the plugin declares starts and serves every tool the skill names", async () => {
+  const manifest = await readJson(PLUGIN_JSON) as Json;
+  const declared = (manifest.mcpServers as Record<string, { command: string; args: string[] }>)
+    .taskpack!;
+  const readme = await Deno.readTextFile(join(ROOT, "README.md"));
+  assert.ok(readme.includes(`npx --yes deno@${Deno.version.deno}`), "the README names it");
+  const store = await tempDir();
+  const client = await startDeclared(declared, "${CLAUDE_PLUGIN_ROOT}", {
+    ...Deno.env.toObject(),
+    TASKPACK_STORE: store,
+    TASKPACK_MACHINE: "plugin-test",
+  }, store);
   try {
-    const served = new Set((await client.listTools()).tools.map((tool) => tool.name));
-    const skill = await Deno.readTextFile(join(ROOT, "skills/taskpack/SKILL.md"));
-    const named = new Set(skill.match(/taskpack_[a-z]+/g));
-    assert.ok(named.size >= 9, "the skill names the tools");
-    for (const name of named) assert.ok(served.has(name), `the skill names ${name}; it is served`);
+    await checkServes(client);
     assert.match(client.getInstructions() ?? "", new RegExp(store), "TASKPACK_STORE is the store");
-    const listed = await client.callTool({ name: "taskpack_list", arguments: {} });
-    assert.equal((listed.structuredContent as { count?: number }).count, 0);
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("the MCP server mcp.json declares starts as an Agent Plugins client starts it", async () => {
+  const mcp = await readJson(AGENT_MCP_JSON) as Json;
+  const declared = (mcp.mcpServers as Record<string, { command: string; args: string[] }>)
+    .taskpack!;
+  const data = await tempDir({ prefix: "taskpack-plugin-data-" });
+  // The client's environment, with nothing of ours in it but where per-user data lives (so the
+  // per-user default store is a fresh one), then PLUGIN_ROOT and PLUGIN_DATA; the server starts
+  // in the plugin root (no cwd declared).
+  const env = Object.fromEntries(
+    Object.entries(Deno.env.toObject()).filter(([name]) => !name.startsWith("TASKPACK_")),
+  );
+  const client = await startDeclared(declared, "${PLUGIN_ROOT}", {
+    ...env,
+    XDG_DATA_HOME: data,
+    PLUGIN_ROOT: ROOT.replace(/\/$/, ""),
+    PLUGIN_DATA: join(data, "plugin"),
+  }, ROOT);
+  try {
+    await checkServes(client);
+    const store = join(data, "taskpack", "passports");
+    assert.ok((client.getInstructions() ?? "").includes(store), "the per-user default store");
   } finally {
     await client.close();
   }

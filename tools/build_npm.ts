@@ -40,25 +40,29 @@ process.exitCode = await main(process.argv.slice(2));
  * Builds the npm package.
  *
  * @param log Progress lines.
+ * @param out Where to assemble it (default `dist/npm`).
  * @returns The package folder.
  */
-export async function buildNpm(log: (line: string) => void = () => {}): Promise<string> {
+export async function buildNpm(
+  log: (line: string) => void = () => {},
+  out: string = NPM_DIR,
+): Promise<string> {
   const version = await packageVersion();
-  await rm(NPM_DIR, { recursive: true, force: true });
-  await mkdir(join(NPM_DIR, "bin"), { recursive: true });
+  await rm(out, { recursive: true, force: true });
+  await mkdir(join(out, "bin"), { recursive: true });
 
-  await bundle("mod.ts", join(NPM_DIR, "mod.js"), { platform: "browser", format: "esm" });
-  await bundle("cli.ts", join(NPM_DIR, "cli"), { platform: "deno", format: "esm", split: true });
+  await bundle("mod.ts", join(out, "mod.js"), { platform: "browser", format: "esm" });
+  await bundle("cli.ts", join(out, "cli"), { platform: "deno", format: "esm", split: true });
   // Workers are started by URL, not imported: each is a bundle of its own beside the chunks.
   for (const worker of WORKERS) {
-    await bundle(`shell/workers/${worker}.ts`, join(NPM_DIR, "cli", `${worker}.js`), {
+    await bundle(`shell/workers/${worker}.ts`, join(out, "cli", `${worker}.js`), {
       platform: "deno",
       format: "esm",
     });
   }
-  await writeFile(join(NPM_DIR, "bin", "taskpack.js"), BIN, { mode: 0o755 });
-  await declarations(log);
-  await checkCore(join(NPM_DIR, "mod.js"));
+  await writeFile(join(out, "bin", "taskpack.js"), BIN, { mode: 0o755 });
+  await declarations(log, out);
+  await checkCore(join(out, "mod.js"));
 
   const manifest = {
     name: NPM_NAME,
@@ -79,14 +83,14 @@ export async function buildNpm(log: (line: string) => void = () => {}): Promise<
     sideEffects: false,
     engines: { node: ">=20" },
   };
-  await writeFile(join(NPM_DIR, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
-  await copyFile(join(ROOT, "README.md"), join(NPM_DIR, "README.md"));
-  await copyFile(join(ROOT, "LICENSE"), join(NPM_DIR, "LICENSE"));
-  return NPM_DIR;
+  await writeFile(join(out, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
+  await copyFile(join(ROOT, "README.md"), join(out, "README.md"));
+  await copyFile(join(ROOT, "LICENSE"), join(out, "LICENSE"));
+  return out;
 }
 
 /** Emits `types/**.d.ts` for mod.ts with tsc, then points their imports at `.js` files. */
-async function declarations(log: (line: string) => void): Promise<void> {
+async function declarations(log: (line: string) => void, out: string): Promise<void> {
   const tsc = join(await npmTool("typescript", log), "node_modules", "typescript", "bin", "tsc");
   const scratch = await mkdtemp(join(tmpdir(), "taskpack-tsc-"));
   try {
@@ -106,7 +110,7 @@ async function declarations(log: (line: string) => void): Promise<void> {
         allowImportingTsExtensions: true,
         skipLibCheck: true,
         rootDir: ROOT,
-        outDir: join(NPM_DIR, "types"),
+        outDir: join(out, "types"),
       },
       files: [join(ROOT, "mod.ts")],
     };
@@ -118,7 +122,7 @@ async function declarations(log: (line: string) => void): Promise<void> {
   }
   // tsc keeps the `.ts` endings of relative imports in declarations; npm consumers resolve
   // `./x.js` to `./x.d.ts`. Doc examples import the JSR name; on npm the package is `taskpack`.
-  const types = join(NPM_DIR, "types");
+  const types = join(out, "types");
   for (const file of await readdir(types, { recursive: true })) {
     if (!file.endsWith(".d.ts")) continue;
     const path = join(types, file);

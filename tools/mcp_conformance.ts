@@ -1,43 +1,79 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
  * `deno task mcp:conformance`: the official MCP conformance suite
- * (`@modelcontextprotocol/conformance`, pinned) against taskpack's three HTTP servers, each
- * started here on 127.0.0.1 on a free port and stopped here:
+ * (`@modelcontextprotocol/conformance`) against taskpack's three HTTP servers, each started here
+ * on 127.0.0.1 on a free port and stopped here:
  *
  * - the judge, as `deno task serve` runs it (`shell/http/judge_server.ts`, `serve.ts`), at `/mcp`;
  * - `taskpack serve-home` on a fresh store, at `/mcp`;
  * - `taskpack mcp --http` on another fresh store, at `/mcp`.
  *
- * The suite runs its whole active server suite against each and prints its own results. The
- * scenarios that call fixtures of the suite's own test server are listed, with the fixture each
- * calls, in `tools/mcp_conformance.baseline.yml`, which the suite reads (`--expected-failures`):
- * any other failure fails the run, and so does a listed scenario that starts passing. The
- * scenarios that must pass include server-initialize, ping, tools-list, resources-list,
- * prompts-list, logging-set-level and dns-rebinding-protection; this script checks those by name
- * too. The suite needs Node 22: it runs under `npx -p node@22`.
+ * Two releases of the suite run against each server, both pinned:
  *
- * Exit 0 when every server passes, 1 otherwise.
+ * - 0.1.16, its whole active server suite (the 2025 protocol revisions: an initialize
+ *   handshake), with the baseline `tools/mcp_conformance.baseline.yml`;
+ * - 0.2.0-alpha.12 with `--requirements 2026-07-28`: exactly the scenarios the 2026-07-28
+ *   revision (stateless: per-request `_meta`, `server/discover`) requires, with the baseline
+ *   `tools/mcp_conformance_2026.baseline.yml`, which names single checks.
+ *
+ * Each baseline lists the scenarios or checks that call fixtures of the suite's own test server
+ * (a tool, resource or prompt by that name), each with the fixture it calls; the suite reads it
+ * (`--expected-failures`): any other failure fails the run, and so does a listed entry that
+ * starts passing. Some scenarios must pass whatever a baseline says; this script checks those
+ * by name too. The suite needs Node 22: it runs under `npx -p node@22`.
+ *
+ * Exit 0 when both suites pass on every server, 1 otherwise.
  *
  * @module
  */
 import { join } from "node:path";
 import { ROOT } from "./_tools.ts";
 
-/** The suite, pinned. */
-export const CONFORMANCE_PACKAGE = "@modelcontextprotocol/conformance@0.1.16";
+/** A release of the suite, how it is run, and what must pass. */
+export interface ConformanceSuite {
+  /** The package, pinned. */
+  package: string;
+  /** Arguments after `conformance server --url <url>`. */
+  args: readonly string[];
+  /** The baseline of expected failures (`--expected-failures`), in `tools/`. */
+  baseline: string;
+  /** The scenarios that must pass on every server, whatever the baseline says. */
+  required: readonly string[];
+}
 
-/** The scenarios that must pass on every server, whatever the baseline says. */
-export const REQUIRED_SCENARIOS: readonly string[] = [
-  "server-initialize",
-  "ping",
-  "tools-list",
-  "resources-list",
-  "prompts-list",
-  "logging-set-level",
-  "dns-rebinding-protection",
+/** The suites, each pinned. */
+export const CONFORMANCE_SUITES: readonly ConformanceSuite[] = [
+  {
+    package: "@modelcontextprotocol/conformance@0.1.16",
+    args: [],
+    baseline: "mcp_conformance.baseline.yml",
+    required: [
+      "server-initialize",
+      "ping",
+      "tools-list",
+      "resources-list",
+      "prompts-list",
+      "logging-set-level",
+      "dns-rebinding-protection",
+    ],
+  },
+  {
+    package: "@modelcontextprotocol/conformance@0.2.0-alpha.12",
+    args: ["--requirements", "2026-07-28"],
+    baseline: "mcp_conformance_2026.baseline.yml",
+    required: [
+      "tools-list",
+      "resources-list",
+      "sep-2164-resource-not-found",
+      "prompts-list",
+      "server-sse-multiple-streams",
+      "dns-rebinding-protection",
+      "caching",
+      "input-required-result-unsupported-methods",
+      "input-required-result-validate-input",
+    ],
+  },
 ];
-
-const BASELINE = join(ROOT, "tools", "mcp_conformance.baseline.yml");
 
 /** A server started for the run. */
 interface Started {
@@ -142,22 +178,24 @@ async function stop(server: Started): Promise<void> {
   await server.child.status;
 }
 
-/** Runs the suite against one server; prints its output; returns whether it passed. */
-async function runSuite(server: Started): Promise<boolean> {
-  console.log(`\n### ${CONFORMANCE_PACKAGE} against ${server.name} at ${server.url}\n`);
+/** Runs one suite against one server; prints its output; returns whether it passed. */
+async function runSuite(server: Started, suite: ConformanceSuite): Promise<boolean> {
+  const label = `${suite.package}${suite.args.length ? ` ${suite.args.join(" ")}` : ""}`;
+  console.log(`\n### ${label} against ${server.name} at ${server.url}\n`);
   const output = await new Deno.Command("npx", {
     args: [
       "-y",
       "-p",
       "node@22",
       "-p",
-      CONFORMANCE_PACKAGE,
+      suite.package,
       "conformance",
       "server",
       "--url",
       server.url,
+      ...suite.args,
       "--expected-failures",
-      BASELINE,
+      join(ROOT, "tools", suite.baseline),
     ],
     env: { NO_COLOR: "1", npm_config_update_notifier: "false", npm_config_loglevel: "error" },
     stdout: "piped",
@@ -168,12 +206,12 @@ async function runSuite(server: Started): Promise<boolean> {
     .split("\n").filter((line) => line && !/^npm warn/i.test(line)).join("\n");
   console.log(text);
   if (errors) console.error(errors);
-  const missing = REQUIRED_SCENARIOS.filter((scenario) =>
+  const missing = suite.required.filter((scenario) =>
     !new RegExp(`^✓ ${scenario}: [1-9]\\d* passed, 0 failed$`, "m").test(text)
   );
   if (missing.length) console.log(`required scenarios not passed: ${missing.join(", ")}`);
   const ok = output.code === 0 && missing.length === 0;
-  console.log(`${server.name}: ${ok ? "PASS" : "FAIL"} (suite exit ${output.code})`);
+  console.log(`${server.name}, ${label}: ${ok ? "PASS" : "FAIL"} (suite exit ${output.code})`);
   return ok;
 }
 
@@ -184,7 +222,7 @@ if (import.meta.main) {
     for (const start of [startJudge, () => startHome(dir), () => startMcpHttp(dir)]) {
       const server = await start();
       try {
-        results.push(await runSuite(server));
+        for (const suite of CONFORMANCE_SUITES) results.push(await runSuite(server, suite));
       } finally {
         await stop(server);
       }
@@ -192,7 +230,12 @@ if (import.meta.main) {
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
-  const ok = results.length === 3 && results.every(Boolean);
-  console.log(`\nMCP conformance: ${ok ? "passed" : "FAILED"} on ${results.length} server(s)`);
+  const runs = 3 * CONFORMANCE_SUITES.length;
+  const ok = results.length === runs && results.every(Boolean);
+  console.log(
+    `\nMCP conformance: ${ok ? "passed" : "FAILED"}: ${
+      results.filter(Boolean).length
+    } of ${runs} runs (3 servers, ${CONFORMANCE_SUITES.length} suites)`,
+  );
   Deno.exit(ok ? 0 : 1);
 }
