@@ -48,10 +48,12 @@ Deno.test("usage errors exit 1 with one sentence and no stack trace", async () =
 Deno.test("with --json an error is also one object on stdout: ok false, the sentence, a reason", async () => {
   const cwd = await tempDir();
   await Deno.writeFile(`${cwd}/junk.taskpack`, new TextEncoder().encode("PK\x03\x04 not a zip"));
+  await Deno.mkdir(`${cwd}/made`);
   const cases: [string[], number, string | undefined][] = [
     [["land", "missing.taskpack"], 1, "no-such-file"],
     [["land", "junk.taskpack", "--store", "s"], 2, "zip-structure"],
-    [["open", "TP-2222-3333", "--store", "s"], 1, "not-found"],
+    [["open", "TP-2222-3333", "--store", "s"], 1, "no-store"],
+    [["open", "TP-2222-3333", "--store", "made"], 1, "not-found"],
   ];
   for (const [args, code, reason] of cases) {
     const result = await cli([...args, "--json"], { cwd });
