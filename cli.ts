@@ -54,11 +54,14 @@ PACKS (the box that leaves)
   pack <id> --out <file> [--flat] [--file <path>]... [--ask "what|accept|why"]...
        [--check "check|how"]... [--asks <json>] [--checks <json>] [--kind receipt]
        [--note <text>] [--actor <name>] [--machine <name>] [--max-inline <bytes>|unlimited]
+       [--sign [--key <file>]]
                                   Pack a passport. The ending of --out picks the encoding
                                   (.taskpack, or .taskpack.json = --flat). Asks sent are
                                   recorded at home; --kind receipt carries the answers back.
+                                  --sign writes <out>.sig with your SSH key (as sign does).
   land <file> [--files-out <dir>] [--dry-run] [--machine <name>] [--trust-machine-facts]
-       [--rename-unportable] [--again]
+       [--rename-unportable] [--again] [--require-signed] [--allowed-signers <file>]
+       [--sig <file>]
                                   Open a handoff into a NEW passport: landing checks first,
                                   sealed facts to re-verify, luggage into a new or empty
                                   folder. A name this machine cannot hold (con.txt on
@@ -66,8 +69,10 @@ PACKS (the box that leaves)
                                   refused before anything is written, or with
                                   --rename-unportable lands as con_.txt, README~2.txt.
                                   The same pack again answers with the passport it landed
-                                  as (exit 0); --again lands a fresh copy.
-  land <receipt> --into <id> [--dry-run]
+                                  as (exit 0); --again lands a fresh copy. <file>.sig is
+                                  checked first: one that does not match is refused;
+                                  --require-signed refuses unsigned packs and unlisted keys.
+  land <receipt> --into <id> [--dry-run] [--require-signed] [--allowed-signers <file>]
                                   Merge a receipt into the passport it answers (§4.4.1).
   conformance <file>              Judge against C0-C10 (spec §6), strictly, as written.
                                   Exit 0 conformant, 2 not.
@@ -327,6 +332,9 @@ function parse(args: string[]) {
       sig: { type: "string" },
       "allowed-signers": { type: "string" },
       message: { type: "boolean" },
+      "require-signed": { type: "boolean" },
+      sign: { type: "boolean" },
+      "sign-key": { type: "string" },
     });
   } catch (error) {
     throw new UsageError((error as Error).message);

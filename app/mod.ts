@@ -41,7 +41,20 @@ export { type Packed, packPassport, type PackRequest } from "./pack.ts";
 export { type Landed, landPack, type LandRequest, type PackInput } from "./land.ts";
 export { inspectPack, judgePack } from "./judge.ts";
 export { type Converted, convertPack, targetEncoding } from "./convert.ts";
-export { LANDED_PACKS } from "./landings.ts";
+export {
+  ANSWERED_BY_VERIFIED,
+  LANDED_PACKS,
+  type LandedRecord,
+  SENT_PACKS,
+  sentPacks,
+  type SentRecord,
+} from "./landings.ts";
+export {
+  checkPackSignature,
+  describeSummary,
+  type SignatureSummary,
+  type SigningSettings,
+} from "./signatures.ts";
 export {
   type ClosableDeflater,
   codecsForPack,
