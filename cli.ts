@@ -87,7 +87,10 @@ PACKS (the box that leaves)
   demo [--dir <folder>]           A sample task packed both ways, judged, converted, landed.
   serve [--host 127.0.0.1] [--port 8000]
                                   The judge over HTTP, the viewer at /, A2A and MCP.
-  mcp [--store <dir>]             Serve the store to an agent over MCP (stdio).
+  mcp [--store <dir>] [--require-signed] [--allowed-signers <file>] [--sign-key <file>]
+                                  Serve the store to an agent over MCP (stdio). Signatures
+                                  are the server's settings: --require-signed for every land,
+                                  --sign-key for taskpack_pack's sign.
   mcp --http [--host 127.0.0.1] [--port <n>] [--allow-host <name>]...
                                   The same over Streamable HTTP at /mcp (default port 8471),
                                   for a local client that prefers it; Host and Origin must
@@ -259,6 +262,9 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
               store: values.store,
               machine: values.machine,
               actor: values.actor,
+              requireSigned: values["require-signed"],
+              allowedSigners: values["allowed-signers"],
+              signKey: values["sign-key"],
               host: values.host,
               port: values.port,
               allowHosts: values["allow-host"],
@@ -269,7 +275,14 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
         }
         const { runMcp } = await import("./mcp/server.ts");
         return await runMcp(
-          { store: values.store, machine: values.machine, actor: values.actor },
+          {
+            store: values.store,
+            machine: values.machine,
+            actor: values.actor,
+            requireSigned: values["require-signed"],
+            allowedSigners: values["allowed-signers"],
+            signKey: values["sign-key"],
+          },
           io,
         );
       }
