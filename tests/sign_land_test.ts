@@ -7,6 +7,9 @@
 import assert from "node:assert/strict";
 import { cli, type CliResult, snapshot } from "./_cli.ts";
 import { tempDir } from "./_helpers.ts";
+import { createJudgeHandler, SIGNATURE_HEADER } from "../serve.ts";
+import { buildPackObject, encodeFlat, preparePack, signPackDigest } from "../mod.ts";
+import { encodeBase64 } from "../lib/bytes/mod.ts";
 
 const DENO_DIR = Deno.env.get("DENO_DIR") ??
   `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`}/deno`;
@@ -294,3 +297,41 @@ Deno.test("sign-land: a pack that cannot be signed is kept unsigned, recorded in
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
+
+Deno.test("judge: POST /conformance with the signature in x-taskpack-signature reports which key signed it beside the verdict, never in it", async () => {
+  const handler = createJudgeHandler({ viewerHtml: "" });
+  const ready = await preparePack(
+    buildPackObject({ id: "TP-9CB7-J5MK", version: 1, title: "t", goal: "g" }, {
+      packedAt: new Date("2026-01-02T03:04:05Z"),
+      machine: "edge",
+      actor: "bot",
+    }),
+    [],
+  );
+  const body = new TextEncoder().encode(await encodeFlat(ready));
+  const keys = await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"]);
+  const sig = await signPackDigest(ready.digest, keys as CryptoKeyPair);
+  const post = async (headers: Record<string, string>) => {
+    const response = await handler(
+      new Request("http://localhost/conformance", { method: "POST", body, headers }),
+    );
+    assert.equal(response.status, 200);
+    return await response.json();
+  };
+  const plain = await post({});
+  assert.equal(plain.signature, undefined);
+  const signed = await post({ [SIGNATURE_HEADER]: encodeBase64(new TextEncoder().encode(sig)) });
+  assert.equal(signed.signature.status, "matches");
+  assert.equal(signed.signature.key_type, "ED25519");
+  assert.match(signed.signature.fingerprint, /^SHA256:/);
+  const { signature: _, ...verdict } = signed;
+  assert.deepEqual(verdict, plain, "the verdict is the same, signed or not");
+  // A signature over another pack: refused beside a verdict that does not change.
+  const other = await signPackDigest("0".repeat(64), keys as CryptoKeyPair);
+  const wrong = await post({ [SIGNATURE_HEADER]: encodeBase64(new TextEncoder().encode(other)) });
+  assert.equal(wrong.signature.status, "refused");
+  assert.equal(wrong.signature.reason, "sig-mismatch");
+  assert.equal(wrong.ok, plain.ok);
+  const garbled = await post({ [SIGNATURE_HEADER]: "not base64!" });
+  assert.equal(garbled.signature.reason, "sig-armor");
+});
