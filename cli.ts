@@ -43,6 +43,7 @@ PASSPORTS (the record that stays home)
   doctor                          Is the store usable?
   serve-home [--host 127.0.0.1] [--port <n>] [--mint-token <id>]
              [--team-token-file <file>] [--open] [--allow-host <name>]...
+             [--require-signed] [--allowed-signers <file>] [--sign-key <file>]
                                   Serve the store over HTTP as a team's home (tokens, claims)
                                   and over MCP at /mcp. With a team token (the file, or
                                   TASKPACK_TEAM_TOKEN) listing, creating and /mcp need it;

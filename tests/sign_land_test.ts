@@ -335,3 +335,40 @@ Deno.test("judge: POST /conformance with the signature in x-taskpack-signature r
   const garbled = await post({ [SIGNATURE_HEADER]: "not base64!" });
   assert.equal(garbled.signature.reason, "sig-armor");
 });
+
+Deno.test("sign-land: a receipt answering a version this home never sent is reported, not refused", async () => {
+  const dir = await tempDir();
+  const alice = await person(dir, "alice");
+  const bob = await person(dir, "bob");
+  const a = ok(await alice.run("new", "--title", "t", "--goal", "g", "--json")).json().passport_id;
+  ok(await alice.run("pack", a, "--out", "h.taskpack", "--ask", "why?|one reason given"));
+  // Alice's home loses its outbox (a checkpoint of a state without it).
+  const { state } = ok(await alice.run("open", a, "--json")).json();
+  assert.equal(state.sent_packs.length, 1);
+  delete state.sent_packs;
+  await Deno.writeTextFile(`${dir}/state.json`, JSON.stringify(state));
+  ok(
+    await alice.run(
+      "checkpoint",
+      "--file",
+      "state.json",
+      "--expected-version",
+      String(state.version),
+    ),
+  );
+  const b = ok(await bob.run("land", "h.taskpack", "--json")).json().passport_id;
+  ok(await bob.run("answer", b, "a1", "--text", "because"));
+  ok(await bob.run("pack", b, "--kind", "receipt", "--out", "r.taskpack"));
+  const merged = ok(await alice.run("land", "r.taskpack", "--into", a));
+  assert.match(
+    merged.stdout,
+    new RegExp(`note: it answers version 1 of ${a}, which this home has no record of sending`),
+  );
+  assert.match(merged.stdout, /\n {2}unsigned\n/);
+  const home = ok(await alice.run("open", a, "--json")).json();
+  assert.deepEqual(home.state.landed_packs.at(-1).answers, { version: 1, sent: false });
+  assert.match(
+    home.compiled_context,
+    /answering version 1, which this home has no record of sending/,
+  );
+});
