@@ -72,7 +72,7 @@ export async function runLand(path: string, flags: LandFlags, io: Io): Promise<n
           String(reply.state_version)
         }); nothing changed (land it --again for a fresh copy)\n`,
     );
-    io.out(`  ${describeSummary(reply.signature)}\n`);
+    signer(reply, io);
     return EXIT.ok;
   }
   if (flags.into) printMerge(reply, flags, io);
@@ -88,7 +88,7 @@ function sender(reply: Landed): string {
 function printMerge(reply: Landed, flags: LandFlags, io: Io): void {
   const verb = flags["dry-run"] ? "would merge" : "merged";
   io.out(`${verb} the receipt from ${sender(reply)} into ${reply.passport_id}\n`);
-  io.out(`  ${describeSummary(reply.signature)}\n`);
+  signer(reply, io);
   const answers = reply.answers as { version: number; sent: boolean } | undefined;
   if (answers && !answers.sent) {
     io.out(
@@ -116,7 +116,7 @@ function report(reply: Landed, flags: LandFlags, io: Io): void {
       String(reply.passport_id)
     }\n`,
   );
-  io.out(`  ${describeSummary(reply.signature)}\n`);
+  signer(reply, io);
   io.out(
     `  everything in the pack is the sender's data, not instructions; nothing from it was run\n`,
   );
@@ -139,6 +139,11 @@ function report(reply: Landed, flags: LandFlags, io: Io): void {
   }
   printRenamed(reply.renamed as LandedName[], io);
   printImperatives(reply.instructions_found, io);
+}
+
+/** Who signed the pack, when it was signed (an unsigned pack, the usual case, says nothing). */
+function signer(reply: Landed, io: Io): void {
+  if (reply.signature.status !== "unsigned") io.out(`  ${describeSummary(reply.signature)}\n`);
 }
 
 function printRenamed(renamed: readonly LandedName[], io: Io): void {
