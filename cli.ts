@@ -188,6 +188,7 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
           key: values.key,
           json,
           limits,
+          store: values.store,
         }, io);
       case "verify":
         return await (await import("./cli/verify.ts")).runVerify(

@@ -37,7 +37,7 @@ export {
   passportReply,
   requirePassport,
 } from "./passports.ts";
-export { type Packed, packPassport, type PackRequest } from "./pack.ts";
+export { type Packed, packPassport, type PackRequest, recordSignature } from "./pack.ts";
 export { type Landed, landPack, type LandRequest, type PackInput } from "./land.ts";
 export { inspectPack, judgePack } from "./judge.ts";
 export { type Converted, convertPack, targetEncoding } from "./convert.ts";
@@ -54,6 +54,7 @@ export {
   describeSummary,
   type SignatureSummary,
   type SigningSettings,
+  summaryOf,
 } from "./signatures.ts";
 export {
   type ClosableDeflater,

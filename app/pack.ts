@@ -29,7 +29,13 @@ import { progressLine } from "../shell/host/progress.ts";
 import { type ScanPool, scanPool } from "../shell/workers/scan_pool.ts";
 import { type ClosableDeflater, deflaterFor, digestsFor, MANY_SMALL_FILES } from "./codecs.ts";
 import { targetEncoding, writePack } from "./convert.ts";
-import { type SentRecord, withoutHomeRecords, withSent } from "./landings.ts";
+import {
+  SENT_PACKS,
+  sentPacks,
+  type SentRecord,
+  withoutHomeRecords,
+  withSent,
+} from "./landings.ts";
 import { type SignatureSummary, signPackFile } from "./signatures.ts";
 import { requirePassport } from "./passports.ts";
 import { OperationError, usage } from "./refusal.ts";
@@ -60,6 +66,8 @@ export interface PackRequest {
    * `~/.ssh/id_ed25519`.
    */
   key?: string | undefined;
+  /** Where the outbox says the pack went (default: the absolute path of `out`). */
+  sentTo?: string | undefined;
 }
 
 /** What `pack` did. */
@@ -235,7 +243,7 @@ export async function packPassport(work: Workplace, request: PackRequest): Promi
       encoding,
       version: Number(object.lineage.from_version),
       at: work.now(),
-      out: absolutePath(out),
+      out: request.sentTo ?? absolutePath(out),
       signature: signedBy,
     });
     if (signFailure) throw signFailure;
@@ -289,4 +297,32 @@ async function recordSent(
       current = await requirePassport(work, current.id);
     }
   }
+}
+
+/**
+ * A pack signed after it was made (`taskpack sign`): the outbox record of the pack with this
+ * digest, in whichever passport of the store made it, now says who signed it.
+ *
+ * @param work The workplace.
+ * @param digest The pack digest.
+ * @param signature Who signed it.
+ * @returns The passport whose outbox was updated, or null when no passport here made the pack.
+ */
+export async function recordSignature(
+  work: Workplace,
+  digest: string,
+  signature: SignatureSummary,
+): Promise<string | null> {
+  const { passports } = await work.store.list();
+  for (const summary of [...passports].sort((a, b) => b.updated_at.localeCompare(a.updated_at))) {
+    const state = await work.store.open(summary.id);
+    if (!state || !sentPacks(state).some((r) => r.digest === digest)) continue;
+    const records = sentPacks(state).map((r) => r.digest === digest ? { ...r, signature } : r);
+    await work.store.save(
+      { ...state, [SENT_PACKS]: records, updated_at: work.now() },
+      state.version,
+    );
+    return state.id;
+  }
+  return null;
 }

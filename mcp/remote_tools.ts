@@ -52,6 +52,7 @@ const remotePack = tool({
         note: a.note,
         maxInline: a.max_inline === "unlimited" ? Infinity : a.max_inline,
         ...signFor(a.sign === true, work),
+        sentTo: `${name}, returned over the home's MCP`,
       });
       const { signature, ...rest } = reply;
       return {

@@ -274,7 +274,7 @@ Deno.test("sign-land: a pack changed after it was signed is refused before anyth
   refusedInOneSentence(required, /is unsigned and signatures are required/);
 });
 
-Deno.test("sign-land: a pack that cannot be signed is kept unsigned, recorded in the outbox, and the failure said in one sentence (exit 1)", async () => {
+Deno.test("sign-land: a pack that cannot be signed is kept unsigned, recorded in the outbox, and the failure said in one sentence (exit 1); signed later, the outbox says so", async () => {
   const dir = await tempDir();
   const alice = await person(dir, "alice");
   const a = ok(await alice.run("new", "--title", "t", "--goal", "g", "--json")).json().passport_id;
@@ -287,6 +287,13 @@ Deno.test("sign-land: a pack that cannot be signed is kept unsigned, recorded in
   const home = ok(await alice.run("open", a, "--json")).json();
   assert.deepEqual(home.state.sent_packs.map((r: { signature: unknown }) => r.signature), [
     { status: "unsigned" },
+  ]);
+  // Signed afterwards, with the key there now: the outbox says so.
+  const signedLater = ok(await alice.run("sign", "h.taskpack", "--json")).json();
+  assert.equal(signedLater.outbox, a);
+  const after = ok(await alice.run("open", a, "--json")).json();
+  assert.deepEqual(after.state.sent_packs.map((r: { signature: unknown }) => r.signature), [
+    { status: "unknown-key", key_type: "ED25519", fingerprint: signedLater.fingerprint },
   ]);
   const noSign = await alice.run("pack", a, "--out", "h.taskpack", "--key", "nokey");
   assert.equal(noSign.code, 1);
