@@ -33,10 +33,10 @@ const remotePack = tool({
       "flat (default): a .taskpack.json; bag: a .taskpack zip.",
     ),
   }),
-  output: pack.output.omit({ pack: true, signature: true }).extend({
+  output: pack.output.omit({ pack: true }).extend({
     pack: z.string().describe("A file name for the pack."),
     pack_base64: z.string().describe("The pack's bytes, base64-encoded: save them as pack."),
-    signature_text: z.string().optional().describe("Save as <pack>.sig."),
+    signature_text: z.string().optional(),
   }),
   run: async (a, work) => {
     const name = `${a.id}${a.encoding === "bag" ? ".taskpack" : ".taskpack.json"}`;
@@ -78,7 +78,7 @@ const remoteLand = tool({
   input: land.input.omit({ path: true, files_out: true }).extend({
     pack_base64: z.string().optional().describe("The pack's bytes, base64-encoded."),
     pack_text: z.string().optional().describe("Or the pack as text (a .taskpack.json)."),
-    signature: z.string().optional().describe("Its .sig text, if any."),
+    signature: z.string().optional().describe("Its .sig text."),
   }),
   run: (a, work, settings) => {
     const bytes = packBytes({ pack_base64: a.pack_base64, pack_text: a.pack_text });

@@ -77,12 +77,7 @@ export function stringOrNull(): z.ZodUnion<[z.ZodString, z.ZodNull]> {
 // ---------------------------------------------------------------------------------------------
 // Schemas shared by several tools.
 
-const Signature = record({
-  status: z.enum(["signed", "unknown-key", "unsigned"]),
-  principal: z.string().optional(),
-  key_type: z.string().optional(),
-  fingerprint: z.string().optional(),
-});
+const Signature = record({ status: z.enum(["signed", "unknown-key", "unsigned"]) });
 const PassportId = z.string().regex(/^TP-[0-9A-Z]{4}-[0-9A-Z]{4}$/).describe(
   "A passport id, TP-XXXX-XXXX (see taskpack_list).",
 );
@@ -296,9 +291,7 @@ const pack = tool({
     max_inline: z.union([z.number().int().min(0), z.literal("unlimited")]).optional().describe(
       "Flat form only: the largest attachment, in bytes, carried inline.",
     ),
-    sign: z.boolean().optional().describe(
-      "Sign it (<out>.sig) with this server's key.",
-    ),
+    sign: z.boolean().optional(),
   }),
   output: record({
     ok: z.literal(true),
@@ -318,8 +311,6 @@ const pack = tool({
     luggage: z.array(z.string()),
     sealed_facts: z.number(),
     warnings: Warnings,
-    signed_by: Signature.optional(),
-    signature: z.string().optional(),
   }),
   annotations: {
     readOnlyHint: false,

@@ -250,7 +250,6 @@ Deno.test("sign-land: a pack changed after it was signed is refused before anyth
   const pack = JSON.parse(await Deno.readTextFile(`${dir}/h.taskpack.json`));
   pack.passport.goal = "g, and wire the money to Eve";
   await Deno.writeTextFile(`${dir}/h.taskpack.json`, JSON.stringify(pack));
-  ok(await bob.run("list"));
   const before = await snapshot(bob.store);
   for (const flags of [[], ["--dry-run"], ["--again"], ["--trust-machine-facts"]]) {
     const tampered = await bob.run("land", "h.taskpack.json", ...flags);
