@@ -44,6 +44,7 @@ PASSPORTS (the record that stays home)
   doctor                          Is the store usable?
   serve-home [--host 127.0.0.1] [--port <n>] [--mint-token <id>]
              [--team-token-file <file>] [--open] [--allow-host <name>]...
+             [--require-signed] [--allowed-signers <file>] [--sign-key <file>]
                                   Serve the store over HTTP as a team's home (tokens, claims)
                                   and over MCP at /mcp. With a team token (the file, or
                                   TASKPACK_TEAM_TOKEN) listing, creating and /mcp need it;
@@ -55,11 +56,14 @@ PACKS (the box that leaves)
   pack <id> --out <file> [--flat] [--file <path>]... [--ask "what|accept|why"]...
        [--check "check|how"]... [--asks <json>] [--checks <json>] [--kind receipt]
        [--note <text>] [--actor <name>] [--machine <name>] [--max-inline <bytes>|unlimited]
+       [--sign [--key <file>]]
                                   Pack a passport. The ending of --out picks the encoding
                                   (.taskpack, or .taskpack.json = --flat). Asks sent are
                                   recorded at home; --kind receipt carries the answers back.
+                                  --sign writes <out>.sig with your SSH key (as sign does).
   land <file> [--files-out <dir>] [--dry-run] [--machine <name>] [--trust-machine-facts]
-       [--rename-unportable] [--again]
+       [--rename-unportable] [--again] [--require-signed] [--allowed-signers <file>]
+       [--sig <file>]
                                   Open a handoff into a NEW passport: landing checks first,
                                   sealed facts to re-verify, luggage into a new or empty
                                   folder. A name this machine cannot hold (con.txt on
@@ -67,8 +71,10 @@ PACKS (the box that leaves)
                                   refused before anything is written, or with
                                   --rename-unportable lands as con_.txt, README~2.txt.
                                   The same pack again answers with the passport it landed
-                                  as (exit 0); --again lands a fresh copy.
-  land <receipt> --into <id> [--dry-run]
+                                  as (exit 0); --again lands a fresh copy. <file>.sig is
+                                  checked first: one that does not match is refused;
+                                  --require-signed refuses unsigned packs and unlisted keys.
+  land <receipt> --into <id> [--dry-run] [--require-signed] [--allowed-signers <file>]
                                   Merge a receipt into the passport it answers (§4.4.1).
   conformance <file>              Judge against C0-C10 (spec §6), strictly, as written.
                                   Exit 0 conformant, 2 not.
@@ -83,7 +89,10 @@ PACKS (the box that leaves)
   demo [--dir <folder>]           A sample task packed both ways, judged, converted, landed.
   serve [--host 127.0.0.1] [--port 8000]
                                   The judge over HTTP, the viewer at /, A2A and MCP.
-  mcp [--store <dir>]             Serve the store to an agent over MCP (stdio).
+  mcp [--store <dir>] [--require-signed] [--allowed-signers <file>] [--sign-key <file>]
+                                  Serve the store to an agent over MCP (stdio). Signatures
+                                  are the server's settings: --require-signed for every land,
+                                  --sign-key for taskpack_pack's sign.
   mcp --http [--host 127.0.0.1] [--port <n>] [--allow-host <name>]...
                                   The same over Streamable HTTP at /mcp (default port 8471),
                                   for a local client that prefers it; Host and Origin must
@@ -190,6 +199,7 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
           key: values.key,
           json,
           limits,
+          store: values.store,
         }, io);
       case "verify":
         return await (await import("./cli/verify.ts")).runVerify(
@@ -265,6 +275,9 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
               store: values.store,
               machine: values.machine,
               actor: values.actor,
+              requireSigned: values["require-signed"],
+              allowedSigners: values["allowed-signers"],
+              signKey: values["sign-key"],
               host: values.host,
               port: values.port,
               allowHosts: values["allow-host"],
@@ -275,7 +288,14 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
         }
         const { runMcp } = await import("./mcp/server.ts");
         return await runMcp(
-          { store: values.store, machine: values.machine, actor: values.actor },
+          {
+            store: values.store,
+            machine: values.machine,
+            actor: values.actor,
+            requireSigned: values["require-signed"],
+            allowedSigners: values["allowed-signers"],
+            signKey: values["sign-key"],
+          },
           io,
         );
       }

@@ -6,6 +6,7 @@
  * | route | answer |
  * | --- | --- |
  * | `POST /conformance` (a pack as the body, either encoding, detected from the bytes) | 200 with the report (C0-C10), conformant or not; 400 with the same report plus `error` (`{...report, error}`) when the body cannot be read as a pack at all |
+ * | a pack with its signature: the header `x-taskpack-signature`, the `.sig` file base64-encoded (`base64 -w0 handoff.taskpack.sig`) | the same report, plus `signature`: `{status: "matches", key_type, fingerprint, public_key}` or `{status: "refused", reason, error}` — beside the verdict, never part of C0-C10 (the judge has no trust list: it says which key signed, not whose) |
  * | `POST /inspect` (same body) | 200 with the contents summary (as `taskpack inspect --json`); 400 as above |
  * | either, refused for what it would cost | 413 with `{error, limit, max}` naming the bound (`maxBodyBytes`, `maxInflateFactor`, `maxInflatedBytes`, `maxRatio`, `maxWorkMs`); 408 with `{error, limit, max}` and the connection closed when the body is not in within `bodyTimeoutMs` |
  * | `GET /.well-known/agent-card.json` | an A2A Agent Card declaring the TaskPack extension and the JSON-RPC interface |
@@ -51,10 +52,13 @@ import {
   negotiateExtensions,
   preparePack,
   type Report,
+  SignatureError,
   summarisePack,
   TASKPACK_MEDIA_TYPES,
+  verifyPackSignature,
   withTaskPackExtension,
 } from "./mod.ts";
+import { decodeBase64Strict } from "./lib/bytes/mod.ts";
 import {
   DEFAULT_REQUEST_BOUNDS,
   receivePack,
@@ -244,11 +248,17 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
     }
     const report: Report = await judge(source, { ...options, scanner: budget.scanner() });
     if (budget.exceeded) return refusalResponse(budget.refusal());
-    if (path === "/conformance") return json(200, report);
+    // Beside the verdict, never part of it: which key signed the pack, when a signature came.
+    const intact = report.checks.find((check) => check.id === "C1")?.ok === true;
+    const signed = await signatureBeside(
+      request.headers.get(SIGNATURE_HEADER),
+      intact ? report.digest : null,
+    );
+    if (path === "/conformance") return json(200, { ...report, ...signed });
     // The per-file check reads the luggage again: on the same budget.
     const verdicts = await checkLuggage(decoded, { ...digests, scanner: budget.scanner() });
     if (budget.exceeded) return refusalResponse(budget.refusal());
-    return json(200, summarisePack(decoded, report, verdicts));
+    return json(200, { ...summarisePack(decoded, report, verdicts), ...signed });
   }
 
   /** `POST /convert?to=bag|flat`: read leniently, packed again through the chokepoint. */
@@ -324,6 +334,61 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
     const refused = options.allowedHosts && rebindingRefusal(request, options.allowedHosts);
     return refused ? Promise.resolve(refused) : answer(request);
   };
+}
+
+/**
+ * The header that carries a pack's detached signature to the judge: the `.sig` file
+ * (armored SSHSIG), base64-encoded.
+ *
+ * @example Send a pack with its signature
+ * ```sh
+ * curl --data-binary @handoff.taskpack \
+ *   -H "x-taskpack-signature: $(base64 -w0 handoff.taskpack.sig)" http://localhost:8000/conformance
+ * ```
+ */
+export const SIGNATURE_HEADER = "x-taskpack-signature";
+
+/**
+ * The signature sent beside a pack, checked against its digest: which key signed it (the judge
+ * has no trust list, so never whose), or why it is refused. Nothing when none was sent.
+ */
+async function signatureBeside(
+  header: string | null,
+  digest: string | null,
+): Promise<{ signature?: Record<string, unknown> }> {
+  if (header === null) return {};
+  const refused = (reason: string, error: string) => ({
+    signature: { status: "refused", reason, error },
+  });
+  let armored: Uint8Array;
+  try {
+    armored = decodeBase64Strict(header.trim());
+  } catch {
+    return refused(
+      "sig-armor",
+      `The ${SIGNATURE_HEADER} header is not base64 (base64 -w0 <pack>.sig)`,
+    );
+  }
+  if (digest === null) {
+    return refused(
+      "integrity",
+      "The pack is not whole (C1) or declares no digest, so no signature can vouch for it",
+    );
+  }
+  try {
+    const signed = await verifyPackSignature(digest, armored, { where: SIGNATURE_HEADER });
+    return {
+      signature: {
+        status: "matches",
+        key_type: signed.keyType,
+        fingerprint: signed.fingerprint,
+        public_key: signed.publicKey,
+      },
+    };
+  } catch (error) {
+    if (!(error instanceof SignatureError)) throw error;
+    return refused(error.code, error.message);
+  }
 }
 
 function json(status: number, value: unknown, headOnly = false): Response {

@@ -9,6 +9,11 @@
  * folder (never through an existing symlink, never over an existing file), staged out of sight
  * until then; on any failure no passport and no file is left behind.
  *
+ * A signature beside the pack (`<pack>.sig`, or bytes that came with it) is checked against the
+ * pack digest before anything is written: one that does not match is refused whatever the
+ * settings; `requireSigned` refuses an unsigned pack or one from a key the trust list does not
+ * name. The reply, the home's record and the compiled context say who signed it.
+ *
  * Landing can be retried: the home remembers the digest of every pack it landed
  * (`landings.ts`), so the same pack again answers with the passport it already landed as, and
  * the same receipt again says it was merged. `again` lands a fresh copy when a person wants one.
@@ -24,6 +29,7 @@ import {
   land,
   type LandedPack,
   mergeReceipt,
+  parseChainEntry,
   type PassportState,
   planLanding,
   receiptTarget,
@@ -35,10 +41,18 @@ import { absolutePath } from "../shell/host/host_process.ts";
 import { progressLine } from "../shell/host/progress.ts";
 import { scanPool } from "../shell/workers/scan_pool.ts";
 import { codecsForPack, MANY_SMALL_FILES } from "./codecs.ts";
-import { findLanding, landedPacks, withLanding } from "./landings.ts";
+import {
+  ANSWERED_BY_VERIFIED,
+  findLanding,
+  landedPacks,
+  type LandedRecord,
+  sentPacks,
+  withLanding,
+} from "./landings.ts";
 import { extractLuggage, type LuggageOut, luggageOut } from "./luggage_out.ts";
 import { mintUniqueId, passportReply, requirePassport } from "./passports.ts";
 import { OperationError } from "./refusal.ts";
+import { checkPackSignature, signatureBeside, type SignatureSummary } from "./signatures.ts";
 import type { Workplace } from "./workplace.ts";
 
 /** A pack to land: a file on this machine, or bytes that came in a request. */
@@ -63,6 +77,15 @@ export interface LandRequest {
   renameUnportable?: boolean | undefined;
   /** Land a fresh copy even when this pack landed here before. */
   again?: boolean | undefined;
+  /**
+   * The pack's detached signature (armored SSHSIG), for a pack that came as bytes; for a pack
+   * given by path, the default is the file `<pack>.sig` beside it, when there is one.
+   */
+  signature?: string | Uint8Array | undefined;
+  /** Refuse a pack that is unsigned, or signed by a key the trust list does not name. */
+  requireSigned?: boolean | undefined;
+  /** The trust list (`allowed_signers`), else taskpack's own, else git's. */
+  allowedSigners?: string | undefined;
 }
 
 /**
@@ -73,6 +96,8 @@ export interface LandRequest {
 export type Landed = Record<string, unknown> & {
   ok: true;
   passport_id: string;
+  /** Who signed the pack, as checked against the trust list. */
+  signature: SignatureSummary;
   instructions_found: Imperative[];
   next_steps?: string[];
   already_landed?: true;
@@ -91,6 +116,9 @@ function nameOf(pack: PackInput): string {
  * @returns The reply.
  */
 export async function landPack(work: Workplace, request: LandRequest): Promise<Landed> {
+  const beside = "path" in request.pack ? `${request.pack.path}.sig` : null;
+  const armored = request.signature ??
+    (beside && "path" in request.pack ? await signatureBeside(request.pack.path) : null);
   const source: ByteSource & { close?: () => Promise<void> } = "path" in request.pack
     ? await openFileSource(request.pack.path)
     : bytesSource(request.pack.bytes);
@@ -123,7 +151,15 @@ export async function landPack(work: Workplace, request: LandRequest): Promise<L
       progress.done();
       scans.close();
     }
-    if (request.into) return await mergeInto(work, landed, request.into, request);
+    // Before anything is written: who signed it, and whether this home takes it.
+    const signature = await checkPackSignature(landed.digest, armored, {
+      requireSigned: request.requireSigned === true || work.signing?.requireSigned === true,
+      allowedSigners: request.allowedSigners ?? work.signing?.allowedSigners,
+    }, {
+      pack: nameOf(request.pack),
+      signature: request.signature === undefined && beside ? beside : "its signature",
+    });
+    if (request.into) return await mergeInto(work, landed, request.into, request, signature);
     if (landed.object.kind === "receipt") {
       const target = receiptTarget(landed.object.lineage);
       throw new OperationError(
@@ -145,10 +181,18 @@ export async function landPack(work: Workplace, request: LandRequest): Promise<L
         ...(request.dryRun ? { dry_run: true } : {}),
         already_landed: true,
         ...passportReply(before),
+        signature,
         instructions_found: instructionsFound(landed.object),
       } as Landed;
     }
-    return await landNew(work, landed, request, early ?? await newLanding(work, request), out);
+    return await landNew(
+      work,
+      landed,
+      request,
+      early ?? await newLanding(work, request),
+      out,
+      signature,
+    );
   } catch (error) {
     await out?.abort();
     throw error;
@@ -184,6 +228,7 @@ async function landNew(
   request: LandRequest,
   { newId, luggageDir }: NewLanding,
   staged: LuggageOut | null,
+  signature: SignatureSummary,
 ): Promise<Landed> {
   const pack = landed.object;
   const plan = planLanding(pack, {
@@ -198,6 +243,7 @@ async function landNew(
     ...(request.dryRun ? { dry_run: true } : {}),
     passport_id: newId,
     from: pack.origin,
+    signature,
     lineage: pack.lineage,
     repairs: landed.repairs,
     restored_facts: plan.restored,
@@ -240,7 +286,12 @@ async function landNew(
       artifacts,
     };
     if (landed.digest) {
-      state = withLanding(state, { digest: landed.digest, kind: "handoff", at: time });
+      state = withLanding(state, {
+        digest: landed.digest,
+        kind: "handoff",
+        at: time,
+        signature,
+      });
     }
     const saved = await work.store.create(state);
     Object.assign(reply, passportReply(saved, reply));
@@ -257,6 +308,7 @@ async function mergeInto(
   landed: LandedPack,
   into: string,
   request: LandRequest,
+  signature: SignatureSummary,
 ): Promise<Landed> {
   const target = await requirePassport(work, into);
   const imperatives = instructionsFound(landed.object);
@@ -268,6 +320,7 @@ async function mergeInto(
       already_landed: true,
       passport_id: into,
       from: landed.object.origin,
+      signature,
       answered: [],
       adopted_asks: [],
       facts_added: [],
@@ -279,6 +332,7 @@ async function mergeInto(
     };
   }
   const merged = mergeReceipt(target, landed.object);
+  const answers = answeredPack(target, landed.object.lineage);
   const stamp = String(landed.object.packed_at ?? "").replace(/[^0-9]/g, "").slice(0, 14);
   // The sender's id is pack data: it names a folder only through its safe characters, so it
   // can never be a path ("x/../../..") that puts the luggage outside the store.
@@ -291,6 +345,8 @@ async function mergeInto(
     ...(request.dryRun ? { dry_run: true } : {}),
     passport_id: into,
     from: landed.object.origin,
+    signature,
+    answers,
     repairs: landed.repairs,
     answered: merged.answered,
     adopted_asks: merged.adopted,
@@ -308,9 +364,17 @@ async function mergeInto(
       : null;
     try {
       const time = work.now();
+      const record: LandedRecord = {
+        digest: digest ?? "",
+        kind: "receipt",
+        at: time,
+        signature,
+        answers: { version: answers.version, sent: answers.sent },
+      };
+      if (answers.digest) record.answers!.digest = answers.digest;
       const state = digest
-        ? withLanding(merged.state, { digest, kind: "receipt", at: time })
-        : merged.state;
+        ? withLanding(withVerifiedAnswers(merged.state, merged.answered, signature), record)
+        : withVerifiedAnswers(merged.state, merged.answered, signature);
       const saved = state === target
         ? target
         : await work.store.save({ ...state, updated_at: time }, target.version);
@@ -321,4 +385,41 @@ async function mergeInto(
     }
   }
   return reply;
+}
+
+/**
+ * The pack a receipt answers, from this home's outbox: the version of this passport named by
+ * the entry before last in the receipt's chain (the pack the sender landed), and whether this
+ * home recorded sending it. A receipt that answers a version this home never sent is reported,
+ * not refused.
+ */
+function answeredPack(
+  target: PassportState,
+  lineage: unknown,
+): { version: number; sent: boolean; digest?: string } {
+  const chain = (lineage as { chain?: unknown } | null)?.chain;
+  const entry = Array.isArray(chain) && chain.length >= 2
+    ? parseChainEntry(chain[chain.length - 2])
+    : null;
+  const version = entry?.version ?? Number((lineage as { from_version?: unknown })?.from_version);
+  const sent = sentPacks(target).filter((r) => r.version === version && r.kind === "handoff");
+  const last = sent[sent.length - 1];
+  return last ? { version, sent: true, digest: last.digest } : { version, sent: false };
+}
+
+/** The asks a receipt answered, with who signed it beside `answered_by` as written. */
+function withVerifiedAnswers(
+  state: PassportState,
+  answered: readonly string[],
+  signature: SignatureSummary,
+): PassportState {
+  if (!answered.length || !Array.isArray(state.asks)) return state;
+  return {
+    ...state,
+    asks: state.asks.map((ask) =>
+      answered.includes(ask?.id) && ask.answered_by !== undefined
+        ? { ...ask, [ANSWERED_BY_VERIFIED]: signature }
+        : ask
+    ),
+  };
 }

@@ -37,11 +37,25 @@ export {
   passportReply,
   requirePassport,
 } from "./passports.ts";
-export { type Packed, packPassport, type PackRequest } from "./pack.ts";
+export { type Packed, packPassport, type PackRequest, recordSignature } from "./pack.ts";
 export { type Landed, landPack, type LandRequest, type PackInput } from "./land.ts";
 export { inspectPack, judgePack } from "./judge.ts";
 export { type Converted, convertPack, targetEncoding } from "./convert.ts";
-export { LANDED_PACKS } from "./landings.ts";
+export {
+  ANSWERED_BY_VERIFIED,
+  LANDED_PACKS,
+  type LandedRecord,
+  SENT_PACKS,
+  sentPacks,
+  type SentRecord,
+} from "./landings.ts";
+export {
+  checkPackSignature,
+  describeSummary,
+  type SignatureSummary,
+  type SigningSettings,
+  summaryOf,
+} from "./signatures.ts";
 export {
   type ClosableDeflater,
   codecsForPack,

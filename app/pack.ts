@@ -13,6 +13,7 @@ import {
   buildPackObject,
   type LandingCheck,
   packWarnings,
+  type PassportState,
   type PortabilityWarning,
   portabilityWarnings,
   preparePack,
@@ -21,11 +22,21 @@ import {
 import { SMALL_DEFLATE } from "../lib/zip/mod.ts";
 import { assignAskIds, recordSentAsks } from "../lib/home/mod.ts";
 import { checkFolderOf, walkLuggage } from "../shell/host/files.ts";
+import { stat } from "../shell/host/host_fs.ts";
+import { absolutePath } from "../shell/host/host_process.ts";
+import { StoreConflictError } from "../lib/home/mod.ts";
 import { progressLine } from "../shell/host/progress.ts";
 import { type ScanPool, scanPool } from "../shell/workers/scan_pool.ts";
 import { type ClosableDeflater, deflaterFor, digestsFor, MANY_SMALL_FILES } from "./codecs.ts";
 import { targetEncoding, writePack } from "./convert.ts";
-import { withoutHomeRecords } from "./landings.ts";
+import {
+  SENT_PACKS,
+  sentPacks,
+  type SentRecord,
+  withoutHomeRecords,
+  withSent,
+} from "./landings.ts";
+import { type SignatureSummary, signPackFile } from "./signatures.ts";
 import { requirePassport } from "./passports.ts";
 import { OperationError, usage } from "./refusal.ts";
 import type { Workplace } from "./workplace.ts";
@@ -48,6 +59,15 @@ export interface PackRequest {
   note?: string | undefined;
   /** Flat form only: the largest attachment carried inline, in bytes. */
   maxInline?: number | undefined;
+  /** Sign the pack once written (`<out>.sig`) with the user's own `ssh-keygen`. */
+  sign?: boolean | undefined;
+  /**
+   * The key to sign with (`--key`), else the workplace's, else git's `user.signingKey`, else
+   * `~/.ssh/id_ed25519`.
+   */
+  key?: string | undefined;
+  /** Where the outbox says the pack went (default: the absolute path of `out`). */
+  sentTo?: string | undefined;
 }
 
 /** What `pack` did. */
@@ -82,6 +102,10 @@ export interface Packed {
   sealed_facts: number;
   /** Luggage names some systems cannot hold. */
   warnings: PortabilityWarning[];
+  /** Who signed it (`unknown-key`: signing knows no trust list), or `unsigned`. */
+  signed_by: SignatureSummary;
+  /** The signature written beside it (`<out>.sig`), when signed. */
+  signature?: string;
 }
 
 /**
@@ -183,13 +207,55 @@ export async function packPassport(work: Workplace, request: PackRequest): Promi
       onProgress: writing.update,
     });
     writing.done();
+    // Signed once written; a failure to sign keeps the pack (unsigned) and says so after the
+    // outbox records it.
+    let signed: SignatureSummary & { signature?: string } = { status: "unsigned" };
+    let signFailure: unknown = null;
+    if (request.sign) {
+      try {
+        const made = await signPackFile(
+          out,
+          prepared.digest,
+          request.key ?? work.signing?.key,
+          work.signing?.allowedSigners,
+        );
+        signed = {
+          status: made.status,
+          ...(made.principal ? { principal: made.principal } : {}),
+          key_type: made.key_type!,
+          fingerprint: made.fingerprint!,
+          signature: made.signature,
+        };
+      } catch (error) {
+        signFailure = error;
+      }
+    }
+    if (signed.status === "unsigned" && await stat(`${out}.sig`).then(() => true, () => false)) {
+      work.note(
+        `warning: ${out}.sig was made for an earlier pack, not this one: sign it again ` +
+          `(taskpack sign ${out}) or remove it`,
+      );
+    }
+    const { signature: sigPath, ...signedBy } = signed;
+    const kept = await recordSent(work, saved, {
+      digest: prepared.digest,
+      kind,
+      encoding,
+      version: Number(object.lineage.from_version),
+      at: work.now(),
+      out: request.sentTo ?? absolutePath(out),
+      signature: signedBy,
+    });
+    if (signFailure) throw signFailure;
     return {
       ok: true,
       pack: out,
       encoding,
       kind,
-      passport_id: saved.id,
-      state_version: saved.version,
+      passport_id: kept.id,
+      state_version: kept.version,
+      signed_by: signedBy,
+      ...(sigPath ? { signature: sigPath } : {}),
       digest: prepared.digest,
       lineage: object.lineage,
       ...(kind === "receipt" ? { answers: receiptTarget(object.lineage) } : {}),
@@ -207,4 +273,56 @@ export async function packPassport(work: Workplace, request: PackRequest): Promi
     scans?.close();
     walked.close();
   }
+}
+
+/**
+ * The outbox records a pack written: in the passport as saved, or, when another writer moved
+ * it on meanwhile, in the newest version (a record adds to the passport, it changes nothing a
+ * worker wrote).
+ */
+async function recordSent(
+  work: Workplace,
+  saved: PassportState,
+  record: SentRecord,
+): Promise<PassportState> {
+  let current = saved;
+  for (let attempt = 0;; attempt++) {
+    try {
+      return await work.store.save(
+        { ...withSent(current, record), updated_at: work.now() },
+        current.version,
+      );
+    } catch (error) {
+      if (!(error instanceof StoreConflictError) || attempt >= 2) throw error;
+      current = await requirePassport(work, current.id);
+    }
+  }
+}
+
+/**
+ * A pack signed after it was made (`taskpack sign`): the outbox record of the pack with this
+ * digest, in whichever passport of the store made it, now says who signed it.
+ *
+ * @param work The workplace.
+ * @param digest The pack digest.
+ * @param signature Who signed it.
+ * @returns The passport whose outbox was updated, or null when no passport here made the pack.
+ */
+export async function recordSignature(
+  work: Workplace,
+  digest: string,
+  signature: SignatureSummary,
+): Promise<string | null> {
+  const { passports } = await work.store.list();
+  for (const summary of [...passports].sort((a, b) => b.updated_at.localeCompare(a.updated_at))) {
+    const state = await work.store.open(summary.id);
+    if (!state || !sentPacks(state).some((r) => r.digest === digest)) continue;
+    const records = sentPacks(state).map((r) => r.digest === digest ? { ...r, signature } : r);
+    await work.store.save(
+      { ...state, [SENT_PACKS]: records, updated_at: work.now() },
+      state.version,
+    );
+    return state.id;
+  }
+  return null;
 }

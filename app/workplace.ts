@@ -9,7 +9,9 @@
  */
 import type { ReadLimits } from "../lib/format/mod.ts";
 import type { PassportStore } from "../lib/home/mod.ts";
+import { env } from "../shell/host/host_process.ts";
 import { actorName, machineName, now, openStore } from "./home.ts";
+import type { SigningSettings } from "./signatures.ts";
 
 /** The world one operation runs in. */
 export interface Workplace {
@@ -35,6 +37,11 @@ export interface Workplace {
   readonly note: (line: string) => void;
   /** Whether a progress line may be drawn (on a terminal, for long work). */
   readonly showProgress: boolean;
+  /**
+   * How signatures are treated: required or not, the trust list, the key a server signs with.
+   * The person's or the server's settings, never a model's.
+   */
+  readonly signing?: SigningSettings | undefined;
 }
 
 /** What the operations that only read a pack (judge, inspect, convert) need of a workplace. */
@@ -54,6 +61,11 @@ export interface WorkplaceOptions {
   note?: ((line: string) => void) | undefined;
   /** Whether progress may be drawn (default: no). */
   showProgress?: boolean | undefined;
+  /**
+   * Signatures: `requireSigned` (else `TASKPACK_REQUIRE_SIGNED=1`), the trust list, the key a
+   * server signs with.
+   */
+  signing?: SigningSettings | undefined;
 }
 
 /**
@@ -76,5 +88,14 @@ export async function openWorkplace(options: WorkplaceOptions = {}): Promise<Wor
     limits: options.limits ?? {},
     note: options.note ?? (() => {}),
     showProgress: options.showProgress ?? false,
+    signing: {
+      ...options.signing,
+      requireSigned: options.signing?.requireSigned === true || requiredByEnv(),
+    },
   };
+}
+
+/** `TASKPACK_REQUIRE_SIGNED=1` (or `true`, `yes`): the user's standing choice to land only signed packs. */
+function requiredByEnv(): boolean {
+  return /^(1|true|yes)$/i.test(env("TASKPACK_REQUIRE_SIGNED") ?? "");
 }

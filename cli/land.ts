@@ -9,7 +9,8 @@
  */
 import type { Imperative } from "../lib/scan/mod.ts";
 import type { LandedName, ReadLimits } from "../lib/format/mod.ts";
-import { type Landed, landPack } from "../app/mod.ts";
+import { describeSummary, type Landed, landPack } from "../app/mod.ts";
+import { readFile } from "../shell/host/host_fs.ts";
 import { EXIT, type Io } from "./io.ts";
 import { workplaceFor } from "./passports.ts";
 
@@ -28,6 +29,12 @@ export interface LandFlags {
   again?: boolean | undefined;
   /** Reader limits to override (`--limit`). */
   limits?: Partial<ReadLimits> | undefined;
+  /** Refuse a pack that is unsigned or signed by a key the trust list does not name. */
+  "require-signed"?: boolean | undefined;
+  /** The trust list (else taskpack's own, else git's). */
+  "allowed-signers"?: string | undefined;
+  /** The signature (default: `<pack>.sig` beside it). */
+  sig?: string | undefined;
 }
 
 /**
@@ -47,6 +54,9 @@ export async function runLand(path: string, flags: LandFlags, io: Io): Promise<n
     trustMachineFacts: flags["trust-machine-facts"],
     renameUnportable: flags["rename-unportable"],
     again: flags.again,
+    requireSigned: flags["require-signed"],
+    allowedSigners: flags["allowed-signers"],
+    ...(flags.sig === undefined ? {} : { signature: await readFile(flags.sig) }),
   });
   if (flags.json) {
     io.out(JSON.stringify(reply) + "\n");
@@ -62,6 +72,7 @@ export async function runLand(path: string, flags: LandFlags, io: Io): Promise<n
           String(reply.state_version)
         }); nothing changed (land it --again for a fresh copy)\n`,
     );
+    signer(reply, io);
     return EXIT.ok;
   }
   if (flags.into) printMerge(reply, flags, io);
@@ -77,6 +88,13 @@ function sender(reply: Landed): string {
 function printMerge(reply: Landed, flags: LandFlags, io: Io): void {
   const verb = flags["dry-run"] ? "would merge" : "merged";
   io.out(`${verb} the receipt from ${sender(reply)} into ${reply.passport_id}\n`);
+  signer(reply, io);
+  const answers = reply.answers as { version: number; sent: boolean } | undefined;
+  if (answers && !answers.sent) {
+    io.out(
+      `  note: it answers version ${answers.version} of ${reply.passport_id}, which this home has no record of sending\n`,
+    );
+  }
   const answered = reply.answered as string[];
   const adopted = reply.adopted_asks as string[];
   const facts = reply.facts_added as string[];
@@ -98,6 +116,7 @@ function report(reply: Landed, flags: LandFlags, io: Io): void {
       String(reply.passport_id)
     }\n`,
   );
+  signer(reply, io);
   io.out(
     `  everything in the pack is the sender's data, not instructions; nothing from it was run\n`,
   );
@@ -120,6 +139,11 @@ function report(reply: Landed, flags: LandFlags, io: Io): void {
   }
   printRenamed(reply.renamed as LandedName[], io);
   printImperatives(reply.instructions_found, io);
+}
+
+/** Who signed the pack, when it was signed (an unsigned pack, the usual case, says nothing). */
+function signer(reply: Landed, io: Io): void {
+  if (reply.signature.status !== "unsigned") io.out(`  ${describeSummary(reply.signature)}\n`);
 }
 
 function printRenamed(renamed: readonly LandedName[], io: Io): void {

@@ -26,6 +26,10 @@ export interface PackFlags {
   kind?: string | undefined;
   note?: string | undefined;
   maxInline?: number | undefined;
+  /** `--sign`: sign the pack once written. */
+  sign?: boolean | undefined;
+  /** `--key`: the key to sign with. */
+  key?: string | undefined;
 }
 
 /**
@@ -81,6 +85,9 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
   if (flags.flat && targetEncoding(out) !== "flat") {
     throw new UsageError("--flat needs an --out name ending in .taskpack.json");
   }
+  if (flags.key !== undefined && !flags.sign) {
+    throw new UsageError("--key names the key to sign with: add --sign");
+  }
   const reply = await packPassport(await workplaceFor(flags, io), {
     id: id ?? "",
     out,
@@ -96,6 +103,8 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
     kind: flags.kind,
     note: flags.note,
     maxInline: flags.maxInline,
+    sign: flags.sign,
+    key: flags.key,
   });
   if (flags.json) {
     io.out(JSON.stringify(reply) + "\n");
@@ -104,6 +113,14 @@ export async function runPack(id: string | undefined, flags: PackFlags, io: Io):
   io.out(
     `wrote ${out} (${reply.kind}, ${reply.encoding}) from ${reply.passport_id}; pack digest sha256:${reply.digest}\n`,
   );
+  if (reply.signature) {
+    const by = reply.signed_by;
+    io.out(
+      `  signed -> ${reply.signature} (${
+        by.principal ? `${by.principal}, ` : ""
+      }${by.key_type} ${by.fingerprint})\n`,
+    );
+  }
   if (reply.kind === "receipt") {
     io.out(
       `  it answers ${reply.answers}: land it there with  taskpack land <file> --into ${reply.answers}\n`,

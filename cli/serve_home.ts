@@ -56,6 +56,12 @@ export interface ServeHomeFlags {
   machine?: string | undefined;
   /** Who acts, for the MCP tools. */
   actor?: string | undefined;
+  /** Land only signed packs from listed keys over /mcp (the home's setting, not a model's). */
+  "require-signed"?: boolean | undefined;
+  /** The trust list for packs landed over /mcp. */
+  "allowed-signers"?: string | undefined;
+  /** The key taskpack_pack signs with when asked over /mcp. */
+  "sign-key"?: string | undefined;
 }
 
 /** The environment variable that may hold the team token. */
@@ -137,7 +143,14 @@ export async function runServeHome(flags: ServeHomeFlags, io: Io): Promise<numbe
     const { judgeTools } = await import("../mcp/direct_tools.ts");
     const { createJudgeHandler } = await import("../serve.ts");
     const settings = await resolveMcpSettings(
-      { store: spec, machine: flags.machine, actor: flags.actor },
+      {
+        store: spec,
+        machine: flags.machine,
+        actor: flags.actor,
+        requireSigned: flags["require-signed"],
+        allowedSigners: flags["allowed-signers"],
+        signKey: flags["sign-key"],
+      },
       (size) => receiveLimits(size),
     );
     const mcp = createStoreMcpEndpoint(settings, {

@@ -23,6 +23,8 @@ export interface SignOptions {
   json: boolean;
   /** `--limit`. */
   limits?: Partial<ReadLimits>;
+  /** `--store`: where the passport that made the pack keeps its outbox. */
+  store?: string | undefined;
 }
 
 /**
@@ -66,6 +68,12 @@ export async function runSign(path: string, options: SignOptions, io: Io): Promi
   }
   const out = signaturePathOf(path);
   await writeFileAtomic(out, armored);
+  // The outbox of the passport that made this pack, if it is in this store, says it is signed.
+  const outbox = await (async () => {
+    const { openWorkplace, recordSignature, summaryOf } = await import("../app/mod.ts");
+    const work = await openWorkplace({ store: options.store });
+    return await recordSignature(work, pack.digest, summaryOf(signed));
+  })().catch(() => null);
   if (options.json) {
     io.out(
       JSON.stringify(
@@ -79,6 +87,7 @@ export async function runSign(path: string, options: SignOptions, io: Io): Promi
           publicKey: signed.publicKey,
           key: key.key,
           keyFrom: key.from,
+          outbox,
         },
         null,
         2,
@@ -90,6 +99,7 @@ export async function runSign(path: string, options: SignOptions, io: Io): Promi
     [
       `signed ${path} -> ${out} (${signed.keyType} ${signed.fingerprint})`,
       `  key: ${key.key} (${key.from})`,
+      ...(outbox ? [`  recorded as signed in the outbox of ${outbox}`] : []),
       `  receivers who trust you add a line to their allowed_signers:`,
       `    <your-email> ${signed.publicKey}`,
     ].join("\n") + "\n",

@@ -52,6 +52,9 @@ export const OPTIONS = {
   sig: { type: "string" },
   "allowed-signers": { type: "string" },
   message: { type: "boolean" },
+  "require-signed": { type: "boolean" },
+  sign: { type: "boolean" },
+  "sign-key": { type: "string" },
 } as const satisfies Record<string, OptionSpec>;
 
 /** An option's name. */
@@ -116,6 +119,21 @@ const HOST: FlagHelp = {
   value: "<address>",
   about: "the address to listen on",
   default: "127.0.0.1",
+};
+const REQUIRE_SIGNED: FlagHelp = {
+  name: "require-signed",
+  about: "refuse a pack that is unsigned or signed by a key the trust list does not name",
+};
+const TRUST_LIST: FlagHelp = {
+  name: "allowed-signers",
+  value: "<file>",
+  about: "the trust list, in git's allowed_signers format",
+  default: "taskpack's, else git's gpg.ssh.allowedSignersFile",
+};
+const SIGN_KEY: FlagHelp = {
+  name: "sign-key",
+  value: "<file>",
+  about: "the SSH key packs are signed with when a tool asks to sign",
 };
 const ALLOW_HOST: FlagHelp = {
   name: "allow-host",
@@ -207,6 +225,9 @@ export const VERBS: Readonly<Record<string, VerbHelp>> = {
       { name: "mint-token", value: "<id>", about: "print a new token for one passport and end" },
       { name: "open", about: "serve beyond loopback without a team token" },
       ALLOW_HOST,
+      REQUIRE_SIGNED,
+      TRUST_LIST,
+      SIGN_KEY,
       STORE,
       MACHINE,
       ACTOR,
@@ -246,6 +267,13 @@ export const VERBS: Readonly<Record<string, VerbHelp>> = {
       { name: "checks", value: "<json>", about: "a JSON file with a list of landing checks" },
       { name: "kind", value: "handoff|receipt", about: "what the pack is", default: "handoff" },
       { name: "note", value: "<text>", about: "a note to the receiver" },
+      { name: "sign", about: "sign the pack with your SSH key (ssh-keygen): writes <out>.sig" },
+      {
+        name: "key",
+        value: "<file>",
+        about: "the key --sign uses",
+        default: "git's user.signingKey, else ~/.ssh/id_ed25519",
+      },
       MAX_INLINE,
       STORE,
       MACHINE,
@@ -277,6 +305,9 @@ export const VERBS: Readonly<Record<string, VerbHelp>> = {
         name: "trust-machine-facts",
         about: "keep ✓ on facts proven on a machine with this one's name: only if it is",
       },
+      { name: "sig", value: "<file>", about: "the pack's signature", default: "<file>.sig" },
+      REQUIRE_SIGNED,
+      TRUST_LIST,
       LIMIT,
       STORE,
       MACHINE,
@@ -363,6 +394,9 @@ export const VERBS: Readonly<Record<string, VerbHelp>> = {
       HOST,
       { name: "port", value: "<n>", about: "the port for --http", default: "8471" },
       ALLOW_HOST,
+      REQUIRE_SIGNED,
+      TRUST_LIST,
+      SIGN_KEY,
       STORE,
       MACHINE,
       ACTOR,

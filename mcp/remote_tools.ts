@@ -16,7 +16,7 @@ import { landPack, packPassport } from "../app/mod.ts";
 import type { Ask, LandingCheck } from "../lib/format/mod.ts";
 import { encodeBase64 } from "../lib/bytes/mod.ts";
 import { packBytes } from "./direct_tools.ts";
-import { LOCAL_TOOLS, tool, type ToolSpec } from "./tools.ts";
+import { LOCAL_TOOLS, signFor, tool, type ToolSpec } from "./tools.ts";
 
 const { list, open, create, checkpoint, pack, land, answer } = LOCAL_TOOLS;
 
@@ -36,6 +36,7 @@ const remotePack = tool({
   output: pack.output.omit({ pack: true }).extend({
     pack: z.string().describe("A file name for the pack."),
     pack_base64: z.string().describe("The pack's bytes, base64-encoded: save them as pack."),
+    signature_text: z.string().optional(),
   }),
   run: async (a, work) => {
     const name = `${a.id}${a.encoding === "bag" ? ".taskpack" : ".taskpack.json"}`;
@@ -50,8 +51,16 @@ const remotePack = tool({
         kind: a.kind,
         note: a.note,
         maxInline: a.max_inline === "unlimited" ? Infinity : a.max_inline,
+        ...signFor(a.sign === true, work),
+        sentTo: `${name}, returned over the home's MCP`,
       });
-      return { ...reply, pack: name, pack_base64: encodeBase64(await readFile(out)) };
+      const { signature, ...rest } = reply;
+      return {
+        ...rest,
+        pack: name,
+        pack_base64: encodeBase64(await readFile(out)),
+        ...(signature ? { signature_text: await readFile(signature, "utf8") } : {}),
+      };
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -69,6 +78,7 @@ const remoteLand = tool({
   input: land.input.omit({ path: true, files_out: true }).extend({
     pack_base64: z.string().optional().describe("The pack's bytes, base64-encoded."),
     pack_text: z.string().optional().describe("Or the pack as text (a .taskpack.json)."),
+    signature: z.string().optional().describe("Its .sig text."),
   }),
   run: (a, work, settings) => {
     const bytes = packBytes({ pack_base64: a.pack_base64, pack_text: a.pack_text });
@@ -76,6 +86,7 @@ const remoteLand = tool({
     const limits = settings.limitsFor?.(bytes.length) ?? work.limits;
     return landPack({ ...work, limits }, {
       pack: { bytes, name: "the pack sent" },
+      ...(a.signature === undefined ? {} : { signature: a.signature }),
       into: a.into,
       dryRun: a.dry_run,
       renameUnportable: a.rename_unportable,

@@ -18,6 +18,15 @@ export interface McpOptions {
   machine?: string | undefined;
   /** Who acts (`--actor`), else `TASKPACK_ACTOR`, else the user name. */
   actor?: string | undefined;
+  /**
+   * Land only signed packs from keys the trust list names (`--require-signed`, else
+   * `TASKPACK_REQUIRE_SIGNED=1`): the person's setting, never a model's argument.
+   */
+  requireSigned?: boolean | undefined;
+  /** The trust list (`--allowed-signers`), else taskpack's own, else git's. */
+  allowedSigners?: string | undefined;
+  /** The key `taskpack_pack` signs with when asked (`--sign-key`); without one it never signs. */
+  signKey?: string | undefined;
 }
 
 /** The workplace a server uses for its whole life. */
@@ -52,6 +61,11 @@ export async function resolveMcpSettings(
     store,
     machine: options.machine,
     actor: options.actor,
+    signing: {
+      requireSigned: options.requireSigned,
+      allowedSigners: options.allowedSigners && resolve(options.allowedSigners),
+      key: options.signKey && resolve(options.signKey),
+    },
   });
   return { workplace, ...(limitsFor ? { limitsFor } : {}) };
 }

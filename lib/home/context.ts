@@ -141,6 +141,8 @@ export function compileContext(state: PassportState, limits: ContextLimits = {})
         (a) => {
           const by = [
             a.answered_by && `by ${cut(a.answered_by, 120)}`,
+            isPlainObject(a.answered_by_verified) &&
+            `the receipt ${cut(signerWords(a.answered_by_verified), 200)}`,
             a.answered_at && cut(a.answered_at, 40),
           ]
             .filter(Boolean).join(", ");
@@ -150,6 +152,43 @@ export function compileContext(state: PassportState, limits: ContextLimits = {})
           }${by ? ` (${by})` : ""}`;
         },
         max(limits.asks, 10),
+        "newest",
+      ),
+    );
+  }
+  const landed = (Array.isArray(state.landed_packs) ? state.landed_packs : [])
+    .filter(isPlainObject);
+  const sent = (Array.isArray(state.sent_packs) ? state.sent_packs : []).filter(isPlainObject);
+  if (landed.length || sent.length) {
+    lines.push(
+      "",
+      "**Packs that came and went (this home's record; a signature says who held the key, not that the facts are true):**",
+      ...bounded(
+        [...landed.map((r) => ({ r, came: true })), ...sent.map((r) => ({ r, came: false }))]
+          .sort((a, b) => String(a.r.at).localeCompare(String(b.r.at))),
+        ({ r, came }) => {
+          const signed = !isPlainObject(r.signature)
+            ? "unsigned"
+            : !came && r.signature.status === "unknown-key"
+            ? `signed with ${String(r.signature.key_type)} ${String(r.signature.fingerprint)}`
+            : signerWords(r.signature);
+          if (came) {
+            const answers = isPlainObject(r.answers)
+              ? r.answers.sent === true
+                ? `, answering the pack of version ${cut(r.answers.version, 20)} sent from here`
+                : `, answering version ${
+                  cut(r.answers.version, 20)
+                }, which this home has no record of sending`
+              : "";
+            return `- landed ${r.kind === "receipt" ? "a receipt" : "as a handoff"} ${
+              cut(r.at, 40)
+            }: ${cut(signed, 200)}${answers}`;
+          }
+          return `- sent a ${cut(r.kind, 20)} (${cut(r.encoding, 10)}) of version ${
+            cut(r.version, 20)
+          } ${cut(r.at, 40)} to ${cut(r.out, 300)}: ${cut(signed, 200)}`;
+        },
+        max(limits.artifacts, 12),
         "newest",
       ),
     );
@@ -206,6 +245,14 @@ function bounded<T>(
     );
   }
   return out;
+}
+
+/** Who signed a pack, as a home record keeps it. */
+function signerWords(signature: Record<string, unknown>): string {
+  const key = `${String(signature.key_type ?? "?")} ${String(signature.fingerprint ?? "?")}`;
+  if (signature.status === "signed") return `signed by ${String(signature.principal)} (${key})`;
+  if (signature.status === "unknown-key") return `signed by a key this home does not list (${key})`;
+  return "unsigned";
 }
 
 function orNone(lines: string[]): string[] {
