@@ -57,13 +57,22 @@ import {
 } from "./mod.ts";
 import {
   DEFAULT_REQUEST_BOUNDS,
+  messageBytesFor,
   receivePack,
   refusalResponse,
   type RequestBounds,
   resolveBounds,
+  ServerBudget,
+  withinBudget,
 } from "./shell/http/request_bounds.ts";
 import { A2A_PATH, cardWithInterface, createA2AJudge } from "./shell/http/a2a_judge.ts";
-import { rebindingRefusal } from "./shell/http/dns_rebinding.ts";
+import {
+  allowedHostsFor,
+  hostSyntaxRefusal,
+  parseHostList,
+  rebindingRefusal,
+} from "./shell/http/dns_rebinding.ts";
+import { allowedHostsFromEnv } from "./shell/http/host_env.ts";
 import { createJudgeMcpServer } from "./mcp/direct_tools.ts";
 import { createMcpEndpoint, MCP_PATH } from "./mcp/endpoint.ts";
 
@@ -93,7 +102,8 @@ export interface JudgeHandlerOptions extends Partial<RequestBounds> {
   /**
    * DNS-rebinding protection: the names `Host` and `Origin` may carry (see
    * `shell/http/dns_rebinding.ts`). Default: not checked, for a judge behind a platform that fixes
-   * the host; `taskpack serve` allows the loopback names and `TASKPACK_ALLOWED_HOSTS`.
+   * the host; `taskpack serve` and this module's default export allow the loopback names and
+   * `TASKPACK_ALLOWED_HOSTS`. A `Host` that is not `host[:port]` is refused (400) either way.
    */
   allowedHosts?: readonly string[];
 }
@@ -180,12 +190,11 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
   const digests = options.digests ? { digests: options.digests } : {};
   const card = withTaskPackExtension(options.agentCard ?? defaultCard());
   const loadViewer = viewerLoader(options.viewerHtml);
-  const a2a = createA2AJudge({ card, digests: options.digests });
-  // The MCP tools judge through this same handler, so they meet the same bounds.
-  const mcp = createMcpEndpoint(() => createJudgeMcpServer(answer), {
-    // A pack travels base64-encoded inside a JSON-RPC body: a third larger, plus the envelope.
-    maxRequestBodySize: Math.ceil(bounds.maxBodyBytes / 3) * 4 + 64 * 1024,
-  });
+  const a2a = createA2AJudge({ card, digests: options.digests, bounds });
+  // The MCP tools judge through this same handler, so they meet the same bounds; the message
+  // itself is received under them too (its size, in base64, and its deadline).
+  const mcp = createMcpEndpoint(() => createJudgeMcpServer(answer), { bounds });
+  const budget = new ServerBudget(bounds);
 
   async function route(request: Request, path: string): Promise<Response> {
     if (path === "/") {
@@ -321,10 +330,28 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
     return response;
   }
   return (request) => {
-    const refused = options.allowedHosts && rebindingRefusal(request, options.allowedHosts);
-    return refused ? Promise.resolve(refused) : answer(request);
+    const refused = options.allowedHosts
+      ? rebindingRefusal(request, options.allowedHosts)
+      : hostSyntaxRefusal(request);
+    if (refused) return Promise.resolve(refused);
+    // Every body the judge reads is within the whole server's budget, before it is read.
+    if (request.method === "POST" && BUDGETED.has(new URL(request.url).pathname)) {
+      const path = new URL(request.url).pathname;
+      const max = path === MCP_PATH ? messageBytesFor(bounds) : bounds.maxBodyBytes;
+      return withinBudget(budget, request, () => answer(request), max);
+    }
+    return answer(request);
   };
 }
+
+/** The routes that read a body, each within the server's budget. */
+const BUDGETED: ReadonlySet<string> = new Set([
+  "/conformance",
+  "/inspect",
+  "/convert",
+  A2A_PATH,
+  MCP_PATH,
+]);
 
 function json(status: number, value: unknown, headOnly = false): Response {
   return new Response(headOnly ? null : JSON.stringify(value, null, 2) + "\n", {
@@ -347,11 +374,14 @@ function viewerLoader(given: JudgeHandlerOptions["viewerHtml"]): () => Promise<s
   };
 }
 
-const defaultHandler: JudgeHandler = createJudgeHandler();
+let defaultHandler: JudgeHandler | undefined;
 
 /**
  * The judge with its defaults ({@linkcode DEFAULT_REQUEST_BOUNDS}, the viewer beside this
- * module, the judge's own Agent Card).
+ * module, the judge's own Agent Card), safe wherever it is started: it answers only requests
+ * whose `Host` (and `Origin`) is a loopback name, or one listed in `TASKPACK_ALLOWED_HOSTS`
+ * (comma-separated; read on the first request, when the runtime allows it). Mount
+ * {@linkcode createJudgeHandler} with `allowedHosts` to choose otherwise.
  *
  * @param request The request.
  * @returns The response.
@@ -361,12 +391,15 @@ const defaultHandler: JudgeHandler = createJudgeHandler();
  * import { fetch } from "./serve.ts";
  * import assert from "node:assert/strict";
  *
- * const response = await fetch(new Request("http://judge.test/.well-known/agent-card.json"));
+ * const response = await fetch(new Request("http://localhost/.well-known/agent-card.json"));
  * const card = await response.json();
  * assert.equal(card.capabilities.extensions[0].uri, "https://taskpack.org/a2a/ext/taskpack/v1");
  * ```
  */
 export function fetch(request: Request): Promise<Response> {
+  defaultHandler ??= createJudgeHandler({
+    allowedHosts: allowedHostsFor("localhost", parseHostList(allowedHostsFromEnv())),
+  });
   return defaultHandler(request);
 }
 
