@@ -7,7 +7,8 @@
  * | --- | --- |
  * | `POST /conformance` (a pack as the body, either encoding, detected from the bytes) | 200 with the report (C0-C10), conformant or not; 400 with the same report plus `error` (`{...report, error}`) when the body cannot be read as a pack at all |
  * | `POST /inspect` (same body) | 200 with the contents summary (as `taskpack inspect --json`); 400 as above |
- * | either, refused for what it would cost | 413 with `{error, limit, max}` naming the bound (`maxBodyBytes`, `maxInflateFactor`, `maxInflatedBytes`, `maxRatio`, `maxWorkMs`); 408 with `{error, limit, max}` and the connection closed when the body is not in within `bodyTimeoutMs` |
+ * | either, refused for what it would cost | 413 with `{error, limit, max}` naming the bound (`maxBodyBytes`, `maxInflateFactor`, `maxInflatedBytes`, `maxRatio`, `maxWorkMs`); 408 with `{error, limit, max}` and the connection closed when the body is not in within `bodyTimeoutMs`; 503 with `Retry-After`, before the body is read, past the whole server's `maxBytesInFlight` or `maxConcurrentJudgements` |
+ * | any request whose `Host` is not `host[:port]` | 400, before routing |
  * | `GET /.well-known/agent-card.json` | an A2A Agent Card declaring the TaskPack extension and the JSON-RPC interface |
  * | `POST /a2a` | A2A JSON-RPC (official SDK): `SendMessage` with a pack as a file part answers with a task whose artifact is the report |
  * | `POST /convert?to=bag` or `?to=flat` (same body) | 200 with the pack in the other encoding (`content-type` its media type, `x-taskpack-digest` its digest), written through the same chokepoint as every new pack, so it is conformant; 400 `{error}` when the body cannot be read or converted; 413/408 as below |
@@ -21,7 +22,11 @@
  * refused from the central directory before anything is inflated; and judging stops after
  * 10 s. {@linkcode JudgeHandlerOptions} raises or lowers each bound, and `taskpack serve` (which
  * `deno task serve` runs) reads them from `TASKPACK_JUDGE_*` environment variables
- * (`shell/http/judge_server.ts`).
+ * (`shell/http/judge_server.ts`). The same bounds hold on every route that takes a pack: an A2A
+ * file part and a pack carried in an MCP call are judged exactly as a body is.
+ *
+ * The default export (`deno serve serve.ts`) answers only requests whose `Host` is a loopback
+ * name, or one listed in `TASKPACK_ALLOWED_HOSTS`.
  *
  * Every response honours `A2A-Extensions` negotiation: when a request asks for the TaskPack
  * extension, the response echoes its URI. The judge reads the body into memory (bounded by

@@ -135,7 +135,7 @@ async function rawRequest(
   server: Server,
   head: string,
   trickle: boolean,
-): Promise<{ status: number; json: any; ms: number }> {
+): Promise<{ status: number; json: any; ms: number; headers: string }> {
   const { hostname, port } = new URL(server.base);
   const conn = await Deno.connect({ hostname, port: Number(port) });
   const started = performance.now();
@@ -169,7 +169,7 @@ async function rawRequest(
   } catch {
     json = { unreadable: body.slice(0, 200) };
   }
-  return { status, json, ms };
+  return { status, json, ms, headers: answer.slice(0, answer.indexOf("\r\n\r\n")) };
 }
 
 /** A route that reads a body: where, and what else its request needs. */
@@ -372,5 +372,201 @@ Deno.test("taskpack mcp --http: the slow body and the oversize body are refused 
     assert.deepEqual(await snapshot(store), before, "nothing written");
   } finally {
     await server.stop();
+  }
+});
+
+// --- Strict Host: a Host that is not host[:port] is refused before routing -------------------
+
+/** A GET with the given Host, on a fresh connection: the status and the body. */
+async function getWithHost(server: Server, path: string, host: string) {
+  const { hostname, port } = new URL(server.base);
+  const conn = await Deno.connect({ hostname, port: Number(port) });
+  await conn.write(
+    new TextEncoder().encode(`GET ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: close\r\n\r\n`),
+  );
+  let answer = "";
+  const buffer = new Uint8Array(8192);
+  while (true) {
+    const read = await conn.read(buffer).catch(() => null);
+    if (read === null) break;
+    answer += new TextDecoder().decode(buffer.subarray(0, read));
+  }
+  conn.close();
+  return {
+    status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1] ?? 0),
+    body: answer.slice(answer.indexOf("\r\n\r\n") + 4),
+  };
+}
+
+/** Host values that are no legal Host: each carries one of `/ ? # @ %` or a space. */
+function crookedHosts(origin: string): string[] {
+  const host = new URL(origin).host;
+  return [
+    `${host}/.well-known/agent-card.json?`,
+    `${host}/.well-known/agent-card.json#`,
+    `${host}?x=1`,
+    `user@${host}`,
+    `127.0.0.1%2f:${new URL(origin).port}`,
+    `127.0.0.1 :${new URL(origin).port}`,
+  ];
+}
+
+Deno.test("a Host that is not host[:port] is refused with 400 on every server, before routing", async () => {
+  const dir = await tempDir();
+  const servers = [
+    await start(["serve"], null),
+    await start(["serve-home", "--store", `${dir}/home`], null),
+    await start(["mcp", "--http", "--store", `${dir}/mcp`], null),
+  ];
+  try {
+    for (const server of servers) {
+      for (const host of crookedHosts(server.base)) {
+        const { status, body } = await getWithHost(server, "/nothing-here", host);
+        assert.equal(status, 400, `${server.base} Host ${host}: ${status} ${body}`);
+        assert.doesNotMatch(body, /supportedInterfaces|capabilities/, "not served the card");
+      }
+      // A plain Host still reaches the server (404 for a path it does not serve).
+      const plain = await getWithHost(server, "/nothing-here", new URL(server.base).host);
+      assert.equal(plain.status, 404, `${server.base}: ${plain.body}`);
+    }
+  } finally {
+    for (const server of servers) await server.stop();
+  }
+});
+
+// --- The whole server's budget ---------------------------------------------------------------
+
+/** Opens a request that declares `length` bytes and sends none: it holds its share. */
+async function holdOpen(base: string, path: string, length: number): Promise<Deno.Conn> {
+  const { hostname, port, host } = new URL(base);
+  const conn = await Deno.connect({ hostname, port: Number(port) });
+  await conn.write(
+    new TextEncoder().encode(
+      `POST ${path} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\n` +
+        `content-length: ${length}\r\n\r\n{`,
+    ),
+  );
+  return conn;
+}
+
+Deno.test("past the server's budget a request gets 503 with Retry-After, before its body is read", async () => {
+  for (
+    const [bound, options, length] of [
+      ["maxConcurrentJudgements", { maxConcurrentJudgements: 2 }, 100],
+      ["maxBytesInFlight", { maxBytesInFlight: 300 * KiB }, 200 * KiB],
+    ] as const
+  ) {
+    const { createJudgeHandler } = await import("../serve.ts");
+    const server = Deno.serve(
+      { port: 0, hostname: "127.0.0.1", onListen() {} },
+      createJudgeHandler({ ...options, maxBodyBytes: 256 * KiB, bodyTimeoutMs: 5000 }),
+    );
+    const base = `http://127.0.0.1:${server.addr.port}`;
+    const held: Deno.Conn[] = [];
+    try {
+      for (let i = 0; i < (bound === "maxConcurrentJudgements" ? 2 : 1); i++) {
+        held.push(await holdOpen(base, "/conformance", length));
+      }
+      // Give the server a moment to admit the requests it holds.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      for (const path of ["/conformance", "/inspect", "/convert?to=bag", "/a2a", "/mcp"]) {
+        const started = performance.now();
+        // Only the headers: the answer must come before any of the body is read.
+        const { status, json, headers } = await rawRequest(
+          { base, headers: {}, store: null, stop: () => Promise.resolve() },
+          `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+            `accept: application/json, text/event-stream\r\ncontent-length: ${length}\r\n\r\n`,
+          false,
+        );
+        assert.equal(status, 503, `${bound} ${path}: ${JSON.stringify(json)}`);
+        assert.equal(json.limit, bound);
+        assert.equal(json.max, (options as Record<string, number>)[bound]);
+        assert.match(headers, /\r\nretry-after: 1\r\n/i);
+        assert.ok(performance.now() - started < WITHIN_MS);
+      }
+      // Once the held requests are gone, the server admits again.
+      for (const conn of held.splice(0)) conn.close();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const again = await fetch(`${base}/conformance`, { method: "POST", body: "not a pack" });
+      assert.equal(again.status, 400);
+      await again.body?.cancel();
+    } finally {
+      for (const conn of held) conn.close();
+      await server.shutdown();
+    }
+  }
+});
+
+Deno.test("the budget's bounds are options and TASKPACK_JUDGE_* variables, checked", async () => {
+  const { boundsFromEnv, resolveBounds, ServerBudget } = await import(
+    "../shell/http/request_bounds.ts"
+  );
+  assert.deepEqual(
+    boundsFromEnv((name) =>
+      ({
+        TASKPACK_JUDGE_MAX_BYTES_IN_FLIGHT: "512MiB",
+        TASKPACK_JUDGE_MAX_CONCURRENT_JUDGEMENTS: "8",
+      })[name]
+    ),
+    { maxBytesInFlight: 512 * MiB, maxConcurrentJudgements: 8 },
+  );
+  assert.throws(() => resolveBounds({ maxBytesInFlight: -1 }), /maxBytesInFlight must be/);
+  // Every admission is released once, whatever order; the counts come back to zero.
+  const budget = new ServerBudget(resolveBounds({ maxBytesInFlight: 1000 }));
+  const request = (size: number) =>
+    new Request("http://localhost/", {
+      method: "POST",
+      body: "x",
+      headers: { "content-length": String(size) },
+    });
+  const a = budget.admit(request(600));
+  const b = budget.admit(request(600));
+  assert.equal(typeof a, "function");
+  assert.equal(typeof b !== "function" && b.status, 503);
+  (a as () => void)();
+  (a as () => void)();
+  assert.deepEqual(budget.inFlight, { bytes: 0, requests: 0 });
+});
+
+// --- `deno serve serve.ts`: safe wherever it is started ---------------------------------------
+
+Deno.test("`deno serve serve.ts` answers loopback names only, unless TASKPACK_ALLOWED_HOSTS names more", async () => {
+  for (const allowed of [undefined, "judge.example"]) {
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["serve", "-A", "--host", "127.0.0.1", "--port", String(port), "serve.ts"],
+      cwd: new URL("../", import.meta.url),
+      env: allowed ? { TASKPACK_ALLOWED_HOSTS: allowed } : {},
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const server: Server = {
+      base: `http://127.0.0.1:${port}`,
+      headers: {},
+      store: null,
+      stop: () => Promise.resolve(),
+    };
+    try {
+      let ready = false;
+      for (let i = 0; i < 100 && !ready; i++) {
+        ready = await fetch(`${server.base}/.well-known/agent-card.json`)
+          .then((r) => (r.body?.cancel(), true), () => false);
+        if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const card = "/.well-known/agent-card.json";
+      assert.equal((await getWithHost(server, card, `localhost:${port}`)).status, 200);
+      assert.equal((await getWithHost(server, card, `evil.example:${port}`)).status, 403);
+      assert.equal(
+        (await getWithHost(server, card, `judge.example:${port}`)).status,
+        allowed ? 200 : 403,
+      );
+      assert.equal(
+        (await getWithHost(server, "/nothing-here", `localhost:${port}/x?`)).status,
+        400,
+      );
+    } finally {
+      child.kill("SIGTERM");
+      await child.status;
+    }
   }
 });
