@@ -79,6 +79,7 @@ import {
 } from "./shell/http/dns_rebinding.ts";
 import { allowedHostsFromEnv } from "./shell/http/host_env.ts";
 import { createJudgeMcpServer } from "./mcp/direct_tools.ts";
+import { redactCredentials } from "./lib/scan/mod.ts";
 import { createMcpEndpoint, MCP_PATH } from "./mcp/endpoint.ts";
 
 export { DEFAULT_REQUEST_BOUNDS, type RequestBounds };
@@ -248,7 +249,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
       const report = await judge(source, { ...options, scanner: budget.scanner() });
       if (budget.exceeded) return refusalResponse(budget.refusal());
       const reason = error instanceof Error
-        ? error.message.replace(/^Cannot read taskpack: /, "")
+        ? redactCredentials(error.message.replace(/^Cannot read taskpack: /, ""))
         : "";
       // One shape for every judgement: the report, with why the body could not be read.
       return json(400, {
@@ -292,7 +293,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
       const refusal = received.refusalFor(error);
       if (refusal) return refusalResponse(refusal);
       const reason = error instanceof Error
-        ? error.message.replace(/^Cannot read taskpack: /, "").split("\n")[0]
+        ? redactCredentials(error.message.replace(/^Cannot read taskpack: /, "").split("\n")[0]!)
         : "";
       return json(400, { error: `The body cannot be converted: ${reason}` });
     }
