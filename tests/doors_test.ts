@@ -497,6 +497,40 @@ Deno.test("past the server's budget a request gets 503 with Retry-After, before 
   }
 });
 
+Deno.test("serve-home and mcp --http keep the same budget, from the same variables", async () => {
+  const dir = await tempDir();
+  const env = { [BOUND_ENV.maxConcurrentJudgements]: "1", [BOUND_ENV.bodyTimeoutMs]: "5000" };
+  const servers = [
+    [await start(["serve-home", "--store", `${dir}/home`], null, {}, env), "/p"],
+    [await start(["serve-home", "--store", `${dir}/home`], null, {}, env), "/mcp"],
+    [await start(["mcp", "--http", "--store", `${dir}/mcp`], null, {}, env), "/mcp"],
+  ] as const;
+  try {
+    for (const [server, path] of servers) {
+      const held = await holdOpen(server.base, path, 100);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const { status, json, headers } = await rawRequest(
+          server,
+          head(server, { path, contentType: "application/json" }, 100),
+          false,
+        );
+        assert.equal(status, 503, `${server.base}${path}: ${JSON.stringify(json)}`);
+        assert.deepEqual(json, {
+          error: json.error,
+          limit: "maxConcurrentJudgements",
+          max: 1,
+        });
+        assert.match(headers, /\r\nretry-after: 1\r\n/i);
+      } finally {
+        held.close();
+      }
+    }
+  } finally {
+    for (const [server] of servers) await server.stop();
+  }
+});
+
 Deno.test("the budget's bounds are options and TASKPACK_JUDGE_* variables, checked", async () => {
   const { boundsFromEnv, resolveBounds, ServerBudget } = await import(
     "../shell/http/request_bounds.ts"

@@ -604,7 +604,7 @@ Deno.test("`deno task serve` takes the bounds from TASKPACK_JUDGE_* variables", 
     maxInflatedBytes: GiB,
     maxRatio: 64,
     maxWorkMs: 10_000,
-    maxBytesInFlight: 256 * MiB,
+    maxBytesInFlight: 192 * MiB,
     maxConcurrentJudgements: 64,
   });
 });

@@ -65,7 +65,7 @@ export const DEFAULT_REQUEST_BOUNDS: Readonly<RequestBounds> = Object.freeze({
   // bounds what one 1 MiB read of compressed data can inflate to between budget checks.
   maxRatio: 64,
   maxWorkMs: 10_000,
-  maxBytesInFlight: 256 * 1024 * 1024,
+  maxBytesInFlight: 192 * 1024 * 1024,
   maxConcurrentJudgements: 64,
 });
 
@@ -348,7 +348,8 @@ export async function receiveBody(
     return tooLarge;
   }
   if (request.body === null) return new Uint8Array(0);
-  const read = await readWithin(request.body, maxBytes, bounds.bodyTimeoutMs);
+  const size = declared !== null && /^\d+$/.test(declared.trim()) ? Number(declared) : undefined;
+  const read = await readWithin(request.body, maxBytes, bounds.bodyTimeoutMs, size);
   if (read === "too-large") return tooLarge;
   if (read === "timeout") {
     return {
@@ -593,17 +594,23 @@ export async function withinBudget(
   }
 }
 
-/** Reads a whole stream, unless it passes `limit` bytes or takes longer than `ms`. */
+/**
+ * Reads a whole stream, unless it passes `limit` bytes or takes longer than `ms`. With the size
+ * declared (`Content-Length`), the body goes straight into one buffer of that size, so a body
+ * is held once, not once in pieces and again joined.
+ */
 async function readWithin(
   stream: ReadableStream<Uint8Array>,
   limit: number,
   ms: number,
+  declared?: number,
 ): Promise<Uint8Array | "too-large" | "timeout"> {
   const reader = stream.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), ms);
   });
+  const whole = declared !== undefined && declared <= limit ? new Uint8Array(declared) : null;
   const parts: Uint8Array[] = [];
   let total = 0;
   try {
@@ -614,18 +621,25 @@ async function readWithin(
         return "timeout";
       }
       if (next.done) break;
-      total += next.value.length;
-      if (total > limit) {
+      const end = total + next.value.length;
+      if (end > limit) {
         reader.cancel().catch(() => {});
         return "too-large";
       }
-      parts.push(next.value);
+      if (whole && end <= whole.length) whole.set(next.value, total);
+      else parts.push(next.value);
+      total = end;
     }
   } catch {
     reader.cancel().catch(() => {});
     throw new Error("The body could not be read");
   } finally {
     clearTimeout(timer);
+  }
+  if (whole) {
+    // More than declared: what came past the declared size follows it.
+    if (parts.length) return concatBytes([whole, ...parts]);
+    return total === whole.length ? whole : whole.subarray(0, total);
   }
   return parts.length === 1 ? parts[0]! : concatBytes(parts);
 }
