@@ -1,10 +1,19 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
- * The bounds on the work one HTTP request can cause a public judge: how many bytes it may
- * send, how long it may take to send them, how many bytes its pack may inflate to (relative to
- * what was sent, and in absolute terms), and how long judging it may run. `serve.ts` uses them
- * for `/conformance` and `/inspect`; any other route that takes a pack as its body (a future
- * `/mcp`) calls {@linkcode receivePack} the same way.
+ * The receive policy of every server taskpack starts: the bounds on the work one HTTP request
+ * can cause — how many bytes it may send, how long it may take to send them, how many bytes its
+ * pack may inflate to (relative to what was sent, and in absolute terms), and how long judging
+ * or landing it may run — and on the whole server: the bytes and the requests in flight at once.
+ *
+ * - {@linkcode receiveBody}: any body (a pack, an MCP message, a passport's JSON): its size and
+ *   its deadline;
+ * - {@linkcode receivePack}: a pack as the body (`/conformance`, `/inspect`, `/convert`);
+ * - {@linkcode receiveInline}: a pack carried inside a message (an A2A file part, an MCP call's
+ *   `pack_base64`), bounded exactly as a body is;
+ * - {@linkcode ServerBudget} and {@linkcode withinBudget}: 503 with `Retry-After` before a body
+ *   is read, past the whole server's bounds.
+ *
+ * Every refusal is one shape, `{error, limit, max}`, naming the bound.
  *
  * Everything here is a pure function of the request and the clock: no file system, no
  * environment ({@linkcode boundsFromEnv} is given a getter by the one entry point that reads
