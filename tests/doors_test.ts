@@ -604,3 +604,60 @@ Deno.test("`deno serve serve.ts` answers loopback names only, unless TASKPACK_AL
     }
   }
 });
+
+// --- Properties of the pieces ------------------------------------------------------------------
+
+Deno.test("hostName: host[:port] gives the name; any / ? # @ % or space gives null", async () => {
+  const fc = (await import("npm:fast-check@4.11.0")).default;
+  const { hostName } = await import("../shell/http/host_header.ts");
+  const label = fc.stringMatching(/^[A-Za-z0-9]([A-Za-z0-9-]{0,10}[A-Za-z0-9])?$/);
+  const name = fc.array(label, { minLength: 1, maxLength: 4 }).map((parts) => parts.join("."));
+  const port = fc.option(fc.integer({ min: 0, max: 65535 }), { nil: undefined });
+  fc.assert(
+    fc.property(name, port, (host, p) => {
+      const value = p === undefined ? host : `${host}:${p}`;
+      assert.equal(hostName(value), host.toLowerCase());
+    }),
+  );
+  fc.assert(
+    fc.property(
+      name,
+      fc.constantFrom("/", "?", "#", "@", "%", " ", "\t"),
+      fc.string({ maxLength: 20 }),
+      fc.nat(),
+      (host, bad, tail, at) => {
+        const cut = at % (host.length + 1);
+        assert.equal(hostName(host.slice(0, cut) + bad + tail + host.slice(cut)), null);
+      },
+    ),
+  );
+  assert.equal(hostName("[::1]:8000"), "[::1]");
+  assert.equal(hostName("127.0.0.1:65536"), null);
+});
+
+Deno.test("the home's land stops at the work budget, naming it, and writes nothing", async () => {
+  const { openWorkplace } = await import("../app/mod.ts");
+  const { REMOTE_TOOLS } = await import("../mcp/remote_tools.ts");
+  const { resolveBounds } = await import("../shell/http/request_bounds.ts");
+  const { readReference } = await import("./_helpers.ts");
+  const dir = await tempDir();
+  const store = `${dir}/store`;
+  const workplace = await openWorkplace({ store });
+  const land = REMOTE_TOOLS.find((tool) => tool.name === "taskpack_land")!;
+  const pack = encodeBase64(await readReference("handoff.taskpack"));
+  for (const [maxWorkMs, refused] of [[0, true], [60_000, false]] as const) {
+    const before = await snapshot(store);
+    const settings = { workplace, bounds: resolveBounds({ maxWorkMs }) };
+    const landed = land.run({ pack_base64: pack, dry_run: true }, workplace, settings);
+    if (refused) {
+      await assert.rejects(landed, (error: Error & { reason?: string }) => {
+        assert.equal(error.reason, "maxWorkMs");
+        assert.match(error.message, /work budget of 0 ms \(maxWorkMs\)/);
+        return true;
+      });
+    } else {
+      assert.equal(((await landed) as { ok: boolean }).ok, true);
+    }
+    assert.deepEqual(await snapshot(store), before, "nothing written");
+  }
+});
