@@ -5,6 +5,7 @@
  * started here on 127.0.0.1 on a free port and stopped here:
  *
  * - the judge, as `deno task serve` runs it (`shell/http/judge_server.ts`, `serve.ts`), at `/mcp`;
+ * - the judge as `deno serve serve.ts` runs its default export (loopback names only), at `/mcp`;
  * - `taskpack serve-home` on a fresh store, at `/mcp`;
  * - `taskpack mcp --http` on another fresh store, at `/mcp`.
  *
@@ -16,7 +17,8 @@
  * prompts-list, logging-set-level and dns-rebinding-protection; this script checks those by name
  * too. The suite needs Node 22: it runs under `npx -p node@22`.
  *
- * Exit 0 when every server passes, 1 otherwise.
+ * Exit 0 when every server passes, 1 otherwise. `--only <n>` runs the suite against the n-th
+ * server of the list above (1 to 4) alone.
  *
  * @module
  */
@@ -69,7 +71,11 @@ async function waitFor(url: string, child: Deno.ChildProcess): Promise<void> {
   throw new Error(`no answer from ${url} within 30 s`);
 }
 
-async function startJudge(): Promise<Started> {
+/** Starts a judge module under `deno serve` (its default export) and waits until it answers. */
+async function startJudge(
+  script: string = join(ROOT, "shell", "http", "judge_server.ts"),
+  name = "judge (deno task serve)",
+): Promise<Started> {
   const port = freePort();
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -79,14 +85,14 @@ async function startJudge(): Promise<Started> {
       "127.0.0.1",
       "--port",
       String(port),
-      join(ROOT, "shell", "http", "judge_server.ts"),
+      script,
     ],
     stdout: "null",
     stderr: "inherit",
   }).spawn();
   const url = `http://127.0.0.1:${port}/mcp`;
   await waitFor(`http://127.0.0.1:${port}/.well-known/agent-card.json`, child);
-  return { name: "judge (deno task serve)", url, child };
+  return { name, url, child };
 }
 
 /** Starts `taskpack <args>` on 127.0.0.1 and a free port, and waits until `probe` answers. */
@@ -180,8 +186,16 @@ async function runSuite(server: Started): Promise<boolean> {
 if (import.meta.main) {
   const dir = await Deno.makeTempDir({ prefix: "taskpack-mcp-conformance-" });
   const results: boolean[] = [];
+  const servers = [
+    () => startJudge(),
+    () => startJudge(join(ROOT, "serve.ts"), "judge (deno serve serve.ts)"),
+    () => startHome(dir),
+    () => startMcpHttp(dir),
+  ];
+  const only = Deno.args.indexOf("--only");
+  const chosen = only >= 0 ? [servers[Number(Deno.args[only + 1]) - 1]!] : servers;
   try {
-    for (const start of [startJudge, () => startHome(dir), () => startMcpHttp(dir)]) {
+    for (const start of chosen) {
       const server = await start();
       try {
         results.push(await runSuite(server));
@@ -192,7 +206,7 @@ if (import.meta.main) {
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
-  const ok = results.length === 3 && results.every(Boolean);
+  const ok = results.length === chosen.length && results.every(Boolean);
   console.log(`\nMCP conformance: ${ok ? "passed" : "FAILED"} on ${results.length} server(s)`);
   Deno.exit(ok ? 0 : 1);
 }
