@@ -8,7 +8,8 @@
  * | `POST /conformance` (a pack as the body, either encoding, detected from the bytes) | 200 with the report (C0-C10), conformant or not; 400 with the same report plus `error` (`{...report, error}`) when the body cannot be read as a pack at all |
  * | a pack with its signature: the header `x-taskpack-signature`, the `.sig` file base64-encoded (`base64 -w0 handoff.taskpack.sig`) | the same report, plus `signature`: `{status: "matches", key_type, fingerprint, public_key}` or `{status: "refused", reason, error}` — beside the verdict, never part of C0-C10 (the judge has no trust list: it says which key signed, not whose) |
  * | `POST /inspect` (same body) | 200 with the contents summary (as `taskpack inspect --json`); 400 as above |
- * | either, refused for what it would cost | 413 with `{error, limit, max}` naming the bound (`maxBodyBytes`, `maxInflateFactor`, `maxInflatedBytes`, `maxRatio`, `maxWorkMs`); 408 with `{error, limit, max}` and the connection closed when the body is not in within `bodyTimeoutMs` |
+ * | either, refused for what it would cost | 413 with `{error, limit, max}` naming the bound (`maxBodyBytes`, `maxInflateFactor`, `maxInflatedBytes`, `maxRatio`, `maxWorkMs`); 408 with `{error, limit, max}` and the connection closed when the body is not in within `bodyTimeoutMs`; 503 with `Retry-After`, before the body is read, past the whole server's `maxBytesInFlight` or `maxConcurrentJudgements` |
+ * | any request whose `Host` is not `host[:port]` | 400, before routing |
  * | `GET /.well-known/agent-card.json` | an A2A Agent Card declaring the TaskPack extension and the JSON-RPC interface |
  * | `POST /a2a` | A2A JSON-RPC (official SDK): `SendMessage` with a pack as a file part answers with a task whose artifact is the report |
  * | `POST /convert?to=bag` or `?to=flat` (same body) | 200 with the pack in the other encoding (`content-type` its media type, `x-taskpack-digest` its digest), written through the same chokepoint as every new pack, so it is conformant; 400 `{error}` when the body cannot be read or converted; 413/408 as below |
@@ -22,7 +23,11 @@
  * refused from the central directory before anything is inflated; and judging stops after
  * 10 s. {@linkcode JudgeHandlerOptions} raises or lowers each bound, and `taskpack serve` (which
  * `deno task serve` runs) reads them from `TASKPACK_JUDGE_*` environment variables
- * (`shell/http/judge_server.ts`).
+ * (`shell/http/judge_server.ts`). The same bounds hold on every route that takes a pack: an A2A
+ * file part and a pack carried in an MCP call are judged exactly as a body is.
+ *
+ * The default export (`deno serve serve.ts`) answers only requests whose `Host` is a loopback
+ * name, or one listed in `TASKPACK_ALLOWED_HOSTS`.
  *
  * Every response honours `A2A-Extensions` negotiation: when a request asks for the TaskPack
  * extension, the response echoes its URI. The judge reads the body into memory (bounded by
@@ -61,14 +66,24 @@ import {
 import { decodeBase64Strict } from "./lib/bytes/mod.ts";
 import {
   DEFAULT_REQUEST_BOUNDS,
+  messageBytesFor,
   receivePack,
   refusalResponse,
   type RequestBounds,
   resolveBounds,
+  ServerBudget,
+  withinBudget,
 } from "./shell/http/request_bounds.ts";
 import { A2A_PATH, cardWithInterface, createA2AJudge } from "./shell/http/a2a_judge.ts";
-import { rebindingRefusal } from "./shell/http/dns_rebinding.ts";
+import {
+  allowedHostsFor,
+  hostSyntaxRefusal,
+  parseHostList,
+  rebindingRefusal,
+} from "./shell/http/dns_rebinding.ts";
+import { allowedHostsFromEnv } from "./shell/http/host_env.ts";
 import { createJudgeMcpServer } from "./mcp/direct_tools.ts";
+import { redactCredentials } from "./lib/scan/mod.ts";
 import { createMcpEndpoint, MCP_PATH } from "./mcp/endpoint.ts";
 
 export { DEFAULT_REQUEST_BOUNDS, type RequestBounds };
@@ -97,7 +112,8 @@ export interface JudgeHandlerOptions extends Partial<RequestBounds> {
   /**
    * DNS-rebinding protection: the names `Host` and `Origin` may carry (see
    * `shell/http/dns_rebinding.ts`). Default: not checked, for a judge behind a platform that fixes
-   * the host; `taskpack serve` allows the loopback names and `TASKPACK_ALLOWED_HOSTS`.
+   * the host; `taskpack serve` and this module's default export allow the loopback names and
+   * `TASKPACK_ALLOWED_HOSTS`. A `Host` that is not `host[:port]` is refused (400) either way.
    */
   allowedHosts?: readonly string[];
 }
@@ -184,12 +200,11 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
   const digests = options.digests ? { digests: options.digests } : {};
   const card = withTaskPackExtension(options.agentCard ?? defaultCard());
   const loadViewer = viewerLoader(options.viewerHtml);
-  const a2a = createA2AJudge({ card, digests: options.digests });
-  // The MCP tools judge through this same handler, so they meet the same bounds.
-  const mcp = createMcpEndpoint(() => createJudgeMcpServer(answer), {
-    // A pack travels base64-encoded inside a JSON-RPC body: a third larger, plus the envelope.
-    maxRequestBodySize: Math.ceil(bounds.maxBodyBytes / 3) * 4 + 64 * 1024,
-  });
+  const a2a = createA2AJudge({ card, digests: options.digests, bounds });
+  // The MCP tools judge through this same handler, so they meet the same bounds; the message
+  // itself is received under them too (its size, in base64, and its deadline).
+  const mcp = createMcpEndpoint(() => createJudgeMcpServer(answer), { bounds });
+  const budget = new ServerBudget(bounds);
 
   async function route(request: Request, path: string): Promise<Response> {
     if (path === "/") {
@@ -238,7 +253,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
       const report = await judge(source, { ...options, scanner: budget.scanner() });
       if (budget.exceeded) return refusalResponse(budget.refusal());
       const reason = error instanceof Error
-        ? error.message.replace(/^Cannot read taskpack: /, "")
+        ? redactCredentials(error.message.replace(/^Cannot read taskpack: /, ""))
         : "";
       // One shape for every judgement: the report, with why the body could not be read.
       return json(400, {
@@ -288,7 +303,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
       const refusal = received.refusalFor(error);
       if (refusal) return refusalResponse(refusal);
       const reason = error instanceof Error
-        ? error.message.replace(/^Cannot read taskpack: /, "").split("\n")[0]
+        ? redactCredentials(error.message.replace(/^Cannot read taskpack: /, "").split("\n")[0]!)
         : "";
       return json(400, { error: `The body cannot be converted: ${reason}` });
     }
@@ -331,8 +346,17 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
     return response;
   }
   return (request) => {
-    const refused = options.allowedHosts && rebindingRefusal(request, options.allowedHosts);
-    return refused ? Promise.resolve(refused) : answer(request);
+    const refused = options.allowedHosts
+      ? rebindingRefusal(request, options.allowedHosts)
+      : hostSyntaxRefusal(request);
+    if (refused) return Promise.resolve(refused);
+    // Every body the judge reads is within the whole server's budget, before it is read.
+    if (request.method === "POST" && BUDGETED.has(new URL(request.url).pathname)) {
+      const path = new URL(request.url).pathname;
+      const max = path === MCP_PATH ? messageBytesFor(bounds) : bounds.maxBodyBytes;
+      return withinBudget(budget, request, () => answer(request), max);
+    }
+    return answer(request);
   };
 }
 
@@ -391,6 +415,15 @@ async function signatureBeside(
   }
 }
 
+/** The routes that read a body, each within the server's budget. */
+const BUDGETED: ReadonlySet<string> = new Set([
+  "/conformance",
+  "/inspect",
+  "/convert",
+  A2A_PATH,
+  MCP_PATH,
+]);
+
 function json(status: number, value: unknown, headOnly = false): Response {
   return new Response(headOnly ? null : JSON.stringify(value, null, 2) + "\n", {
     status,
@@ -412,11 +445,14 @@ function viewerLoader(given: JudgeHandlerOptions["viewerHtml"]): () => Promise<s
   };
 }
 
-const defaultHandler: JudgeHandler = createJudgeHandler();
+let defaultHandler: JudgeHandler | undefined;
 
 /**
  * The judge with its defaults ({@linkcode DEFAULT_REQUEST_BOUNDS}, the viewer beside this
- * module, the judge's own Agent Card).
+ * module, the judge's own Agent Card), safe wherever it is started: it answers only requests
+ * whose `Host` (and `Origin`) is a loopback name, or one listed in `TASKPACK_ALLOWED_HOSTS`
+ * (comma-separated; read on the first request, when the runtime allows it). Mount
+ * {@linkcode createJudgeHandler} with `allowedHosts` to choose otherwise.
  *
  * @param request The request.
  * @returns The response.
@@ -426,12 +462,15 @@ const defaultHandler: JudgeHandler = createJudgeHandler();
  * import { fetch } from "./serve.ts";
  * import assert from "node:assert/strict";
  *
- * const response = await fetch(new Request("http://judge.test/.well-known/agent-card.json"));
+ * const response = await fetch(new Request("http://localhost/.well-known/agent-card.json"));
  * const card = await response.json();
  * assert.equal(card.capabilities.extensions[0].uri, "https://taskpack.org/a2a/ext/taskpack/v1");
  * ```
  */
 export function fetch(request: Request): Promise<Response> {
+  defaultHandler ??= createJudgeHandler({
+    allowedHosts: allowedHostsFor("localhost", parseHostList(allowedHostsFromEnv())),
+  });
   return defaultHandler(request);
 }
 

@@ -10,6 +10,7 @@
 import { RefusalError, TaskPackReadError } from "../lib/bytes/mod.ts";
 import { ReceiptError } from "../lib/format/mod.ts";
 import { StoreConflictError } from "../lib/home/mod.ts";
+import { redactCredentials } from "../lib/scan/mod.ts";
 
 /**
  * What kind of no it is: `usage` (the call was wrong), `missing` (a file or passport that is not
@@ -65,11 +66,12 @@ export function usage(sentence: string, where?: string): OperationError {
  * @returns The refusal.
  */
 export function refusalOf(error: unknown): Refusal {
+  // Every door prints the sentence: nothing in it quotes what looks like a secret.
   const of = (kind: RefusalKind, reason: string, sentence: string, where?: string): Refusal => ({
     kind,
     reason,
-    sentence,
-    ...(where ? { where } : {}),
+    sentence: redactCredentials(sentence),
+    ...(where ? { where: redactCredentials(where) } : {}),
   });
   if (error instanceof OperationError) {
     return of(error.kind, error.reason, error.message, error.where);

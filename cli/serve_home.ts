@@ -27,6 +27,13 @@ import type { PassportStore } from "../lib/home/mod.ts";
 import { FolderStore } from "../shell/stores/folder_store.ts";
 import { createHomeHandler, hashToken, issueToken, teamDoor } from "../shell/http/home_server.ts";
 import { allowedHostsFor, guardHosts, isLoopbackHost } from "../shell/http/dns_rebinding.ts";
+import {
+  boundsFromEnv,
+  messageBytesFor,
+  resolveBounds,
+  ServerBudget,
+  withinBudget,
+} from "../shell/http/request_bounds.ts";
 import { KV_LEDGER_PREFIX, KvStore } from "../shell/stores/kv_store.ts";
 import { pgLedgerTable, redactPostgresUrl } from "../shell/stores/postgres_config.ts";
 import type { PostgresStore } from "../shell/stores/postgres_store.ts";
@@ -132,13 +139,20 @@ export async function runServeHome(flags: ServeHomeFlags, io: Io): Promise<numbe
       );
     }
     const teamHash = team ? hashToken(team) : undefined;
+    // One receive policy, as the judge's: the TASKPACK_JUDGE_* bounds (sizes, deadline, work,
+    // the whole server's budget) for every body and every pack this home takes.
+    const given = boundsFromEnv((name) => process.env[name]);
+    const bounds = resolveBounds(given);
+    const budget = new ServerBudget(bounds);
     const api = createHomeHandler(store, {
       ledger,
+      bodyTimeoutMs: bounds.bodyTimeoutMs,
+      // A passport's JSON: the home's own 20 MiB unless the operator set a bound for bodies.
+      ...(given.maxBodyBytes !== undefined ? { maxBodyBytes: given.maxBodyBytes } : {}),
       ...(teamHash ? { teamTokenSha256: teamHash } : {}),
     });
     const { createStoreMcpEndpoint, MCP_PATH } = await import("../mcp/http.ts");
     const { resolveMcpSettings } = await import("../mcp/settings.ts");
-    const { receiveLimits } = await import("../shell/http/request_bounds.ts");
     const { REMOTE_TOOLS } = await import("../mcp/remote_tools.ts");
     const { judgeTools } = await import("../mcp/direct_tools.ts");
     const { createJudgeHandler } = await import("../serve.ts");
@@ -151,20 +165,25 @@ export async function runServeHome(flags: ServeHomeFlags, io: Io): Promise<numbe
         allowedSigners: flags["allowed-signers"],
         signKey: flags["sign-key"],
       },
-      (size) => receiveLimits(size),
+      bounds,
     );
     const mcp = createStoreMcpEndpoint(settings, {
       tools: REMOTE_TOOLS,
-      direct: judgeTools(createJudgeHandler({ viewerHtml: "" })),
+      direct: judgeTools(createJudgeHandler({ ...bounds, viewerHtml: "" })),
       transfer: "inline",
     }, {
-      maxRequestBodySize: 64 * 1024 * 1024,
+      bounds,
       onerror: (error) => io.err(`taskpack home: mcp: ${error.message.split("\n")[0]}\n`),
     });
     // /mcp opens the whole store: the team token when there is one; without one, loopback only.
     const serveMcp = teamHash !== undefined || isLoopbackHost(host);
     const handler = guardHosts(async (request) => {
-      if (new URL(request.url).pathname !== MCP_PATH) return await api(request);
+      if (new URL(request.url).pathname !== MCP_PATH) {
+        // Every body the API reads is within the home's budget, before it is read.
+        return request.body === null
+          ? await api(request)
+          : await withinBudget(budget, request, () => api(request));
+      }
       if (!serveMcp) {
         return Response.json({
           error: "This home serves /mcp only with a team token (--team-token-file)",
@@ -175,7 +194,13 @@ export async function runServeHome(flags: ServeHomeFlags, io: Io): Promise<numbe
         await request.body?.cancel().catch(() => {});
         return door;
       }
-      return await mcp.fetch(request);
+      if (request.body === null) return await mcp.fetch(request);
+      return await withinBudget(
+        budget,
+        request,
+        () => mcp.fetch(request),
+        messageBytesFor(bounds),
+      );
     }, allowedHostsFor(host, flags["allow-host"] ?? []));
     await serveUntilSignal({
       host,

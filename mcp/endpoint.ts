@@ -6,6 +6,10 @@
  * 2026-07-28 one. It holds no store itself: the judge mounts it with its stateless tools, the
  * home and `taskpack mcp --http` with a store's (`mcp/http.ts`).
  *
+ * Every message is received under the server's bounds before the SDK sees it: at most
+ * `maxBodyBytes` of pack once base64-encoded (413 `{error, limit, max}`), and within
+ * `bodyTimeoutMs` (408, the connection closed), as every other route that reads a body.
+ *
  * @module
  */
 import {
@@ -13,6 +17,13 @@ import {
   type McpServer,
   type ServerNotifier,
 } from "@modelcontextprotocol/server";
+import {
+  DEFAULT_REQUEST_BOUNDS,
+  messageBytesFor,
+  receiveBody,
+  refusalResponse,
+  type RequestBounds,
+} from "../shell/http/request_bounds.ts";
 
 /** The path MCP is served at. */
 export const MCP_PATH = "/mcp";
@@ -29,8 +40,11 @@ export interface McpEndpoint {
 
 /** Options for {@linkcode createMcpEndpoint}. */
 export interface McpEndpointOptions {
-  /** The largest request body, in bytes (default 4 MiB). */
-  maxRequestBodySize?: number;
+  /**
+   * The bounds a message is received under (default: the public judge's): its size is at most
+   * what carries a pack of `maxBodyBytes` in base64, and it must arrive within `bodyTimeoutMs`.
+   */
+  bounds?: RequestBounds;
   /** Told of errors outside any one response. */
   onerror?: (error: Error) => void;
 }
@@ -48,12 +62,28 @@ export function createMcpEndpoint(
   options: McpEndpointOptions = {},
 ): McpEndpoint {
   const changed = () => handler.notify.resourcesChanged();
+  const bounds = options.bounds ?? DEFAULT_REQUEST_BOUNDS;
+  const maxBytes = messageBytesFor(bounds);
   const handler = createMcpHandler(() => build(changed), {
-    ...(options.maxRequestBodySize ? { maxRequestBodySize: options.maxRequestBodySize } : {}),
+    maxRequestBodySize: maxBytes,
     ...(options.onerror ? { onerror: options.onerror } : {}),
   });
   return {
-    fetch: (request) => handler.fetch(request),
+    fetch: async (request) => {
+      if (request.body === null) return await handler.fetch(request);
+      const body = await receiveBody(request, bounds, maxBytes);
+      if ("status" in body) return refusalResponse(body);
+      const headers = new Headers(request.headers);
+      headers.delete("content-length");
+      return await handler.fetch(
+        new Request(request.url, {
+          method: request.method,
+          headers,
+          body: body as Uint8Array<ArrayBuffer>,
+          signal: request.signal,
+        }),
+      );
+    },
     notify: handler.notify,
     close: handler.close,
   };

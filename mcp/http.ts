@@ -12,6 +12,7 @@
  *
  * @module
  */
+import process from "node:process";
 import denoConfig from "../deno.json" with { type: "json" };
 import { needDenoServe, portFlag, serveUntilSignal } from "../shell/http/listen.ts";
 import { allowedHostsFor, guardHosts, isLoopbackHost } from "../shell/http/dns_rebinding.ts";
@@ -23,7 +24,13 @@ import {
 } from "./endpoint.ts";
 import { createTaskpackServer, type ServerParts } from "./server.ts";
 import { type McpOptions, type McpSettings, resolveMcpSettings } from "./settings.ts";
-import { receiveLimits } from "../shell/http/request_bounds.ts";
+import {
+  boundsFromEnv,
+  messageBytesFor,
+  resolveBounds,
+  ServerBudget,
+  withinBudget,
+} from "../shell/http/request_bounds.ts";
 
 export { createMcpEndpoint, MCP_PATH, type McpEndpoint, type McpEndpointOptions };
 
@@ -82,16 +89,26 @@ export async function runMcpHttp(
         `this store; put TLS and authentication in front\n`,
     );
   }
-  const settings = await resolveMcpSettings(options, (size) => receiveLimits(size));
+  // The receive policy of every server: the TASKPACK_JUDGE_* bounds on each message (its size,
+  // its deadline) and on the whole server (bytes in flight, calls at once).
+  const bounds = resolveBounds(boundsFromEnv((name) => process.env[name]));
+  const budget = new ServerBudget(bounds);
+  const settings = await resolveMcpSettings(options, bounds);
   const endpoint = createStoreMcpEndpoint(settings, {}, {
+    bounds,
     onerror: (error) => io.err(`taskpack mcp: ${error.message.split("\n")[0]}\n`),
   });
   const allowed = allowedHostsFor(host, options.allowHosts ?? []);
   const handler = guardHosts(
-    (request) =>
-      new URL(request.url).pathname === MCP_PATH ? endpoint.fetch(request) : Promise.resolve(
-        Response.json({ error: `Nothing here: MCP is at ${MCP_PATH}` }, { status: 404 }),
-      ),
+    (request) => {
+      if (new URL(request.url).pathname !== MCP_PATH) {
+        return Promise.resolve(
+          Response.json({ error: `Nothing here: MCP is at ${MCP_PATH}` }, { status: 404 }),
+        );
+      }
+      if (request.body === null) return endpoint.fetch(request);
+      return withinBudget(budget, request, () => endpoint.fetch(request), messageBytesFor(bounds));
+    },
     allowed,
   );
   try {

@@ -3,8 +3,10 @@
  * The home's store tools over HTTP: the same operations as the local tools, but no tool names a
  * path on the server's disk. `taskpack_pack` packs into a private temporary file and gives its
  * bytes back (`pack_base64`); `taskpack_land` lands the bytes carried in the call (`pack_base64`
- * or `pack_text`) under the server's receive limits, sized to the pack, before anything is
- * inflated or written. Luggage is never read from the server's disk.
+ * or `pack_text`) under the server's receive policy (its size, the inflated bounds relative to
+ * it, the work budget), checked before anything is inflated or written: a pack past it is
+ * refused naming the bound (`maxRatio`, `maxWorkMs`...). Luggage is never read from the
+ * server's disk.
  *
  * @module
  */
@@ -12,7 +14,12 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { landPack, packPassport } from "../app/mod.ts";
+import { landPack, OperationError, packPassport } from "../app/mod.ts";
+import {
+  DEFAULT_REQUEST_BOUNDS,
+  receiveInline,
+  type Refusal,
+} from "../shell/http/request_bounds.ts";
 import type { Ask, LandingCheck } from "../lib/format/mod.ts";
 import { encodeBase64 } from "../lib/bytes/mod.ts";
 import { packBytes } from "./direct_tools.ts";
@@ -80,20 +87,44 @@ const remoteLand = tool({
     pack_text: z.string().optional().describe("Or the pack as text (a .taskpack.json)."),
     signature: z.string().optional().describe("Its .sig text."),
   }),
-  run: (a, work, settings) => {
+  run: async (a, work, settings) => {
     const bytes = packBytes({ pack_base64: a.pack_base64, pack_text: a.pack_text });
-    // The server's receive limits, sized to this pack, before anything is inflated or written.
-    const limits = settings.limitsFor?.(bytes.length) ?? work.limits;
-    return landPack({ ...work, limits }, {
-      pack: { bytes, name: "the pack sent" },
-      ...(a.signature === undefined ? {} : { signature: a.signature }),
-      into: a.into,
-      dryRun: a.dry_run,
-      renameUnportable: a.rename_unportable,
-      again: a.again,
-    });
+    // The server's receive policy, sized to this pack, before anything is inflated or written.
+    const received = receiveInline(bytes, settings.bounds ?? DEFAULT_REQUEST_BOUNDS);
+    if ("status" in received) throw refusedPack(received);
+    try {
+      const landed = await landPack({ ...work, limits: received.limits }, {
+        // Every read of the pack checks the work budget first.
+        pack: { bytes: received.budget.bytes(bytes), name: "the pack sent" },
+        ...(a.signature === undefined ? {} : { signature: a.signature }),
+        into: a.into,
+        dryRun: a.dry_run,
+        renameUnportable: a.rename_unportable,
+        again: a.again,
+      });
+      if (received.budget.exceeded) throw refusedPack(received.budget.refusal());
+      return landed;
+    } catch (error) {
+      const refusal = received.refusalFor(error) ?? refusalIn(error, received.refusalFor);
+      if (refusal) throw refusedPack(refusal);
+      throw error;
+    }
   },
 });
+
+/** The receive policy's refusal as the operation's: one sentence naming the bound. */
+function refusedPack(refusal: Refusal): OperationError {
+  return new OperationError("refused", refusal.limit, refusal.error, "the pack sent");
+}
+
+/** The refusal behind an operation's error, when what it wraps is a bound. */
+function refusalIn(
+  error: unknown,
+  refusalFor: (error: unknown) => Refusal | null,
+): Refusal | null {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause ? refusalFor(cause) : null;
+}
 
 /**
  * The home's store tools: list, open, new, checkpoint, answer as on the command line, and pack

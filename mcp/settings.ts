@@ -8,7 +8,7 @@
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { openWorkplace, storeDir, type Workplace } from "../app/mod.ts";
-import type { ReadLimits } from "../lib/format/mod.ts";
+import type { RequestBounds } from "../shell/http/request_bounds.ts";
 
 /** How `taskpack mcp` was started: each falls back like the CLI's own flags. */
 export interface McpOptions {
@@ -34,22 +34,23 @@ export interface McpSettings {
   /** Where every tool call runs its operation. */
   workplace: Workplace;
   /**
-   * The reader's limits for a pack of this many bytes that came in a call (the home's inline
-   * packs); absent where packs are files on this machine.
+   * The receive policy for a pack that comes in a call (the home's inline packs): its size,
+   * the inflated bounds relative to it, the work budget (`receiveInline`); absent where packs
+   * are files on this machine.
    */
-  limitsFor?: (size: number) => Partial<ReadLimits>;
+  bounds?: RequestBounds;
 }
 
 /**
  * Resolves the options once, the way the CLI would: the result is fixed for the server's life.
  *
  * @param options The flags `taskpack mcp` was given.
- * @param limitsFor The reader's limits for packs that come inline, by size.
+ * @param bounds The receive policy for packs that come inline.
  * @returns The settings every tool call uses.
  */
 export async function resolveMcpSettings(
   options: McpOptions = {},
-  limitsFor?: (size: number) => Partial<ReadLimits>,
+  bounds?: RequestBounds,
 ): Promise<McpSettings> {
   // A folder is pinned to an absolute path and made when the server starts (it serves that
   // store: its first listing is empty, not "there is no store"); other stores are kept as named.
@@ -67,5 +68,5 @@ export async function resolveMcpSettings(
       key: options.signKey && resolve(options.signKey),
     },
   });
-  return { workplace, ...(limitsFor ? { limitsFor } : {}) };
+  return { workplace, ...(bounds ? { bounds } : {}) };
 }

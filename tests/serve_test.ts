@@ -112,7 +112,7 @@ Deno.test("POST over the size limit gets 413, by Content-Length or by counting",
       assert.equal(declared.response.status, 413);
       assert.equal(declared.json.limit, "maxBodyBytes");
       assert.equal(declared.json.max, limit);
-      assert.match(declared.json.error, /over this judge's limit of 4096 bytes \(maxBodyBytes\)/);
+      assert.match(declared.json.error, /over this server's limit of 4096 bytes \(maxBodyBytes\)/);
       // No length declared: a stream, counted while reading.
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {
@@ -412,7 +412,7 @@ Deno.test("the 1 MiB / 1 GiB honest bomb: refused by the judge from its central 
         json.error,
         /before inflating it: (entry|total) size \d+ is over the limit of \d+/,
       );
-      assert.match(json.error, /16 times the \d+-byte body \(maxInflateFactor\)$/);
+      assert.match(json.error, /16 times the \d+-byte pack \(maxInflateFactor\)$/);
       assert.ok(took < 1000, `${path} answered in ${took.toFixed(0)} ms`);
     }
     const growth = await rss() - before;
@@ -529,7 +529,7 @@ Deno.test("a body sent one byte at a time gets 408 at the deadline, with Connect
     assert.match(answer, /^HTTP\/1\.1 408 /);
     assert.match(answer, /\r\nconnection: close\r\n/i);
     assert.match(answer, /"limit": ?"bodyTimeoutMs"/);
-    assert.match(answer, /did not arrive within this judge's limit of 400 ms/);
+    assert.match(answer, /did not arrive within this server's limit of 400 ms/);
     assert.ok(took >= bodyTimeoutMs - 10 && took < bodyTimeoutMs + 1500, `took ${took} ms`);
   });
 });
@@ -604,6 +604,8 @@ Deno.test("`deno task serve` takes the bounds from TASKPACK_JUDGE_* variables", 
     maxInflatedBytes: GiB,
     maxRatio: 64,
     maxWorkMs: 10_000,
+    maxBytesInFlight: 192 * MiB,
+    maxConcurrentJudgements: 64,
   });
 });
 

@@ -560,7 +560,7 @@ Deno.test("home: a stale write, a wrong token, a missing passport, a malformed b
       `/p/${ID}`,
       { token, body: { ...good, state: { id: ID, blob: "z".repeat(20_000) } } },
       413,
-      /larger than 10000 bytes/,
+      /over this server's limit of 10000 bytes \(maxBodyBytes\)/,
     ],
     ["create: not JSON", "POST", "/p", { raw: "{" }, 400, /not valid JSON/],
     [

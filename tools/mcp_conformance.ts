@@ -5,6 +5,7 @@
  * on 127.0.0.1 on a free port and stopped here:
  *
  * - the judge, as `deno task serve` runs it (`shell/http/judge_server.ts`, `serve.ts`), at `/mcp`;
+ * - the judge as `deno serve serve.ts` runs its default export (loopback names only), at `/mcp`;
  * - `taskpack serve-home` on a fresh store, at `/mcp`;
  * - `taskpack mcp --http` on another fresh store, at `/mcp`.
  *
@@ -22,7 +23,8 @@
  * starts passing. Some scenarios must pass whatever a baseline says; this script checks those
  * by name too. The suite needs Node 22: it runs under `npx -p node@22`.
  *
- * Exit 0 when both suites pass on every server, 1 otherwise.
+ * Exit 0 when both suites pass on every server, 1 otherwise. `--only <n>` runs them against the
+ * n-th server of the list above (1 to 4) alone.
  *
  * @module
  */
@@ -105,7 +107,11 @@ async function waitFor(url: string, child: Deno.ChildProcess): Promise<void> {
   throw new Error(`no answer from ${url} within 30 s`);
 }
 
-async function startJudge(): Promise<Started> {
+/** Starts a judge module under `deno serve` (its default export) and waits until it answers. */
+async function startJudge(
+  script: string = join(ROOT, "shell", "http", "judge_server.ts"),
+  name = "judge (deno task serve)",
+): Promise<Started> {
   const port = freePort();
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -115,14 +121,14 @@ async function startJudge(): Promise<Started> {
       "127.0.0.1",
       "--port",
       String(port),
-      join(ROOT, "shell", "http", "judge_server.ts"),
+      script,
     ],
     stdout: "null",
     stderr: "inherit",
   }).spawn();
   const url = `http://127.0.0.1:${port}/mcp`;
   await waitFor(`http://127.0.0.1:${port}/.well-known/agent-card.json`, child);
-  return { name: "judge (deno task serve)", url, child };
+  return { name, url, child };
 }
 
 /** Starts `taskpack <args>` on 127.0.0.1 and a free port, and waits until `probe` answers. */
@@ -218,8 +224,16 @@ async function runSuite(server: Started, suite: ConformanceSuite): Promise<boole
 if (import.meta.main) {
   const dir = await Deno.makeTempDir({ prefix: "taskpack-mcp-conformance-" });
   const results: boolean[] = [];
+  const servers = [
+    () => startJudge(),
+    () => startJudge(join(ROOT, "serve.ts"), "judge (deno serve serve.ts)"),
+    () => startHome(dir),
+    () => startMcpHttp(dir),
+  ];
+  const only = Deno.args.indexOf("--only");
+  const chosen = only >= 0 ? [servers[Number(Deno.args[only + 1]) - 1]!] : servers;
   try {
-    for (const start of [startJudge, () => startHome(dir), () => startMcpHttp(dir)]) {
+    for (const start of chosen) {
       const server = await start();
       try {
         for (const suite of CONFORMANCE_SUITES) results.push(await runSuite(server, suite));
@@ -230,12 +244,12 @@ if (import.meta.main) {
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
-  const runs = 3 * CONFORMANCE_SUITES.length;
+  const runs = chosen.length * CONFORMANCE_SUITES.length;
   const ok = results.length === runs && results.every(Boolean);
   console.log(
     `\nMCP conformance: ${ok ? "passed" : "FAILED"}: ${
       results.filter(Boolean).length
-    } of ${runs} runs (3 servers, ${CONFORMANCE_SUITES.length} suites)`,
+    } of ${runs} runs (${chosen.length} servers, ${CONFORMANCE_SUITES.length} suites)`,
   );
   Deno.exit(ok ? 0 : 1);
 }

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { encodingNote, type ScannerFactory } from "../scan/mod.ts";
+import { encodingNote, redactCredentials, type ScannerFactory } from "../scan/mod.ts";
 import {
   bytesEqual,
   type ByteSource,
@@ -347,7 +347,8 @@ function report(
       id,
       requirement: REQUIREMENTS[id],
       ok: !details,
-      detail: details ? details.join("; ") : "",
+      // The report is printed and served: nothing in it quotes what looks like a secret.
+      detail: details ? details.map(redactCredentials).join("; ") : "",
     };
   });
   const passed = checks.filter((check) => check.ok).length;
@@ -359,7 +360,13 @@ function report(
     passed,
     total: checks.length,
     checks,
-    warnings,
+    warnings: warnings.map((warning) => ({
+      ...warning,
+      name: redactCredentials(warning.name),
+      ...(warning.clashesWith !== undefined
+        ? { clashesWith: redactCredentials(warning.clashesWith) }
+        : {}),
+    })),
   };
 }
 

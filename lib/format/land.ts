@@ -15,6 +15,7 @@ import {
   findImperatives,
   type Imperative,
   isInstructionKey,
+  redactCredentials,
   type ScannerFactory,
 } from "../scan/mod.ts";
 import {
@@ -154,10 +155,11 @@ export async function land(
   const fatal = decoded.deviations.find((d) => d.fatal);
   if (fatal) throw new TaskPackReadError(fatal.code ?? "bag-structure", fatal.where, fatal.detail);
 
+  // A repair is printed (`land --json`): whatever it names that looks like a secret is not.
   const repairs: Repair[] = decoded.deviations.map(({ check, where, detail }) => ({
     check,
-    where,
-    detail,
+    where: redactCredentials(where),
+    detail: redactCredentials(detail),
   }));
   const object = decoded.object as Record<string, unknown>;
   if (object.kind !== "handoff" && object.kind !== "receipt") {
@@ -201,7 +203,7 @@ export async function land(
     throw new RefusalError(
       "credential",
       carried,
-      "the ZIP looks like it carries a credential",
+      `the ${decoded.encoding === "bag" ? "ZIP" : "file"} looks like it carries a credential`,
       "land",
     );
   }

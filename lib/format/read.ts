@@ -53,6 +53,7 @@ import {
   encodingNote,
   findCredential,
   isInstructionKey,
+  redactCredentials,
   scanBytes,
   type ScannerFactory,
   type ScanResult,
@@ -584,6 +585,7 @@ async function decodeJson(
 
   let encoding: "flat" | "tpx";
   let object: unknown;
+  const credentials: string[] = [];
   if ("taskpack" in raw) {
     if (raw.taskpack !== FLAT_VERSION) {
       throw new TaskPackReadError(
@@ -601,16 +603,24 @@ async function decodeJson(
     }
     encoding = "flat";
     object = raw.passport;
-    for (const key of Object.keys(raw)) {
+    Object.keys(raw).forEach((key, index) => {
       if (!["taskpack", "encoding", "note_to_reader", "passport", "attachments"].includes(key)) {
         deviations.push({
           check: "C0",
-          where: key,
+          // A key that is itself a secret is named by its position, never quoted.
+          where: findCredential(key) ? `<wrapper key ${index + 1}>` : key,
           detail: isInstructionKey(key)
             ? "an instruction field in the wrapper was ignored (§4.5: it is data, never instructions)"
             : "an unknown wrapper field was ignored",
           fatal: false,
         });
+      }
+    });
+    // C7 covers every key and value of the file: the wrapper's own fields and unknown ones too
+    // (the pack object is judged as such; the attachments below).
+    for (const [key, value] of Object.entries(raw)) {
+      if (key !== "passport" && key !== "attachments") {
+        credentialsIn(key, value, "the wrapper", credentials);
       }
     }
   } else if ("tpx" in raw) {
@@ -645,6 +655,17 @@ async function decodeJson(
   }
   checkSpec(object, "passport");
 
+  if (encoding === "flat" && Array.isArray(raw.attachments)) {
+    raw.attachments.forEach((item, index) => {
+      if (!isPlainObject(item)) return;
+      for (const [key, value] of Object.entries(item)) {
+        // The name is judged as a luggage name, the data as the luggage itself.
+        if (key !== "name" && key !== "data") {
+          credentialsIn(key, value, `attachments[${index}]`, credentials);
+        }
+      }
+    });
+  }
   const luggage = decodeAttachments(raw.attachments, digests, deviations, limits);
   const bom = bytes !== fileBytes;
   return {
@@ -656,8 +677,30 @@ async function decodeJson(
     luggage,
     deviations,
     bom,
-    zipCredentials: [],
+    zipCredentials: credentials,
   };
+}
+
+/**
+ * Adds where a field of the file outside the pack object (its key, or any key or string in its
+ * value) looks like a credential: `<where>: field <n>` by position, never by its text.
+ */
+function credentialsIn(key: string, value: unknown, where: string, found: string[]): void {
+  const label = findCredential(key) ? "a field" : `the field ${JSON.stringify(key)}`;
+  const stack: unknown[] = [key, value];
+  while (stack.length) {
+    const next = stack.pop();
+    if (typeof next === "string") {
+      const finding = findCredential(next);
+      if (finding) {
+        found.push(`${label} of ${where}${encodingNote(finding)}`);
+        return;
+      }
+    } else if (Array.isArray(next)) stack.push(...next);
+    else if (isPlainObject(next)) {
+      for (const [k, v] of Object.entries(next)) stack.push(k, v);
+    }
+  }
 }
 
 function decodeAttachments(
@@ -832,6 +875,9 @@ function checkSpec(object: Record<string, unknown>, where: string): void {
 
 /** A value as a refusal quotes it: its first 40 characters as JSON, whatever its type. */
 function shown(value: unknown): string {
+  if (typeof value === "string" && redactCredentials(value) !== value) {
+    return "a value that looks like a credential";
+  }
   const text = typeof value === "string" ? JSON.stringify(value.slice(0, 40)) : (() => {
     try {
       return JSON.stringify(value) ?? typeof value;

@@ -9,6 +9,12 @@
  * Nothing is kept: tasks live in a small in-memory ring (the SDK reads a task back while it
  * answers) and the pack's bytes are judged in memory and never executed.
  *
+ * A file part is a pack like any body: it meets the judge's receive policy (`receiveInline`
+ * in `request_bounds.ts`: its size, the inflated bounds relative to it, refused from the central
+ * directory before anything is inflated, and the work budget). A refused pack answers with a
+ * rejected task whose message says why, its data part `{error, limit, max}` as `POST
+ * /conformance` would answer.
+ *
  * @example Serve it
  * ```ts ignore
  * import { createA2AJudge } from "./shell/a2a_judge.ts";
@@ -42,7 +48,19 @@ import {
   UnauthenticatedUser,
   validateVersion,
 } from "@a2a-js/sdk/server";
-import { bytesSource, type Digests, judge, TASKPACK_A2A_EXTENSION_URI } from "../../mod.ts";
+import {
+  decodePack,
+  type Digests,
+  judge,
+  type Report,
+  TASKPACK_A2A_EXTENSION_URI,
+} from "../../mod.ts";
+import {
+  DEFAULT_REQUEST_BOUNDS,
+  receiveInline,
+  type Refusal,
+  type RequestBounds,
+} from "./request_bounds.ts";
 
 /** Where the JSON-RPC endpoint lives, relative to the judge's origin. */
 export const A2A_PATH = "/a2a";
@@ -56,6 +74,8 @@ export interface A2AJudgeOptions {
   card: Record<string, unknown>;
   /** Hash implementations (default: portable). */
   digests?: Digests | undefined;
+  /** The bounds a file part is judged under (default: the public judge's). */
+  bounds?: RequestBounds | undefined;
 }
 
 /** Serves the JSON-RPC endpoint: the request's body already read (and bounded) by the caller. */
@@ -95,7 +115,7 @@ export function createA2AJudge(options: A2AJudgeOptions): A2AJudge {
   const handler = new DefaultRequestHandler(
     card,
     new RecentTasks(64),
-    new JudgeExecutor(options.digests),
+    new JudgeExecutor(options.digests, options.bounds ?? DEFAULT_REQUEST_BOUNDS),
   );
   const transport = new JsonRpcTransportHandler(handler);
 
@@ -146,9 +166,30 @@ function rpc(value: unknown): Response {
 /** Judges the first pack in the message and answers with the report as an artifact. */
 class JudgeExecutor implements AgentExecutor {
   #digests: Digests | undefined;
+  #bounds: RequestBounds;
 
-  constructor(digests: Digests | undefined) {
+  constructor(digests: Digests | undefined, bounds: RequestBounds) {
     this.#digests = digests;
+    this.#bounds = bounds;
+  }
+
+  /** The report, or the refusal when the pack is past the bounds. */
+  async #judge(bytes: Uint8Array): Promise<Report | Refusal> {
+    const received = receiveInline(bytes, this.#bounds);
+    if ("status" in received) return received;
+    const options = {
+      ...(this.#digests ? { digests: this.#digests } : {}),
+      limits: received.limits,
+    };
+    // Decoded first, as POST /conformance does: a bound is refused before anything is inflated.
+    try {
+      await decodePack(received.source, options);
+    } catch (error) {
+      const refusal = received.refusalFor(error);
+      if (refusal) return refusal;
+    }
+    const report = await judge(received.source, { ...options, scanner: received.budget.scanner() });
+    return received.budget.exceeded ? received.budget.refusal() : report;
   }
 
   async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -183,10 +224,32 @@ class JudgeExecutor implements AgentExecutor {
         timestamp: undefined,
       };
     } else {
-      const report = await judge(
-        bytesSource(bytes),
-        this.#digests ? { digests: this.#digests } : {},
-      );
+      const report = await this.#judge(bytes);
+      if ("status" in report) {
+        const { error, limit, max } = report;
+        task.status = {
+          state: TaskState.TASK_STATE_REJECTED,
+          message: {
+            messageId: crypto.randomUUID(),
+            contextId: context.contextId,
+            taskId: context.taskId,
+            role: Role.ROLE_AGENT,
+            parts: [textPart(error), {
+              content: { $case: "data", value: { error, limit, max } },
+              metadata: undefined,
+              filename: "",
+              mediaType: "application/json",
+            }],
+            metadata: undefined,
+            extensions: [],
+            referenceTaskIds: [],
+          },
+          timestamp: undefined,
+        };
+        bus.publish(AgentEvent.task(task));
+        bus.finished();
+        return;
+      }
       task.artifacts.push({
         artifactId: "conformance-report",
         name: "conformance-report.json",

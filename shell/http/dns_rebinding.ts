@@ -10,13 +10,18 @@
  * specific one, and any the operator adds (`--allow-host`, `TASKPACK_ALLOWED_HOSTS`), such as
  * the name a reverse proxy forwards.
  *
+ * Before that, a `Host` (HTTP/2's `:authority`) must be `host[:port]` and nothing else: a value
+ * carrying a path, a query, a fragment, credentials, an escape or a space (`/ ? # @ %`) is no
+ * legal Host, and is answered 400 before any routing ({@linkcode hostSyntaxRefusal}), since a
+ * server that builds its URL from it would otherwise route by what it carries. The allow-list
+ * then compares names, never a URL parsed from the header.
+ *
  * @module
  */
-import {
-  hostHeaderValidationResponse,
-  localhostAllowedHostnames,
-  originValidationResponse,
-} from "@modelcontextprotocol/server";
+import { localhostAllowedHostnames, originValidationResponse } from "@modelcontextprotocol/server";
+import { hostName, hostOf, hostSyntaxRefusal } from "./host_header.ts";
+
+export { hostName, hostSyntaxRefusal };
 
 /** The names a request may carry in `Host` and `Origin`. */
 export type AllowedHosts = readonly string[];
@@ -71,8 +76,17 @@ export function parseHostList(text: string | readonly string[] | undefined): str
  * @returns The refusal, or undefined.
  */
 export function rebindingRefusal(request: Request, allowed: AllowedHosts): Response | undefined {
-  const list = [...allowed];
-  return hostHeaderValidationResponse(request, list) ?? originValidationResponse(request, list);
+  const syntax = hostSyntaxRefusal(request);
+  if (syntax) return syntax;
+  const name = hostName(hostOf(request));
+  if (name === null || !allowed.includes(name)) {
+    return Response.json({
+      jsonrpc: "2.0",
+      error: { code: -32000, message: `Invalid Host: ${name ?? "(none)"}` },
+      id: null,
+    }, { status: 403 });
+  }
+  return originValidationResponse(request, [...allowed]);
 }
 
 /**

@@ -32,7 +32,10 @@
  *   one. `keep_version: true` keeps the state's version instead of starting at 1, when the
  *   store can import (`taskpack migrate` into a home).
  * - **Errors** are `{ "error": "<one line>" }`: 400 malformed body, 401/403 token, 404 no such
- *   passport, 405 method, 409 stale version or held claim, 413 too large. None changes anything.
+ *   passport, 405 method, 409 stale version or held claim. None changes anything. A body past
+ *   the home's bounds is refused as every server of taskpack refuses one, `{error, limit, max}`:
+ *   413 over `maxBodyBytes`, 408 (the connection closed) when not in within `bodyTimeoutMs`.
+ * - **Host.** A `Host` that is not `host[:port]` is refused (400) before anything else.
  *
  * Token hashes and claims live in a ledger: another {@linkcode PassportStore} whose records carry
  * the passport's id (`taskpack serve-home` puts it in `<folder>/.home/` or under the KV prefix
@@ -40,15 +43,11 @@
  *
  * @module
  */
-import {
-  isPlainObject,
-  parseJsonStrict,
-  portableDigests,
-  readAllBytes,
-  sha256Hex,
-} from "../../lib/bytes/mod.ts";
+import { isPlainObject, parseJsonStrict, portableDigests, sha256Hex } from "../../lib/bytes/mod.ts";
 import { isPassportId, mintPassportId, type PassportState } from "../../lib/format/mod.ts";
 import { MemoryStore, type PassportStore, StoreConflictError } from "../../lib/home/mod.ts";
+import { receiveBody, refusalResponse } from "./request_bounds.ts";
+import { hostSyntaxRefusal } from "./host_header.ts";
 
 /** A soft lock on a passport. */
 export interface Claim {
@@ -75,6 +74,8 @@ export interface HomeOptions {
   basePath?: string;
   /** The largest request body. Default 20 MiB. */
   maxBodyBytes?: number;
+  /** How long a request body may take to arrive, in milliseconds. Default 30 s. */
+  bodyTimeoutMs?: number;
   /** The longest claim. Default 7 days. */
   maxClaimSeconds?: number;
   /**
@@ -94,6 +95,7 @@ interface LedgerRecord extends PassportState {
 }
 
 const DEFAULT_MAX_BODY = 20 * 1024 * 1024;
+const DEFAULT_BODY_TIMEOUT = 30_000;
 const DEFAULT_MAX_CLAIM = 7 * 24 * 3600;
 const MAX_HOLDER = 200;
 const LEDGER_RETRIES = 32;
@@ -165,7 +167,10 @@ export function createHomeHandler(store: PassportStore, options: HomeOptions = {
   const now = options.now ?? (() => new Date());
   const random = options.random ?? defaultRandom;
   const base = (options.basePath ?? "").replace(/\/+$/, "");
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const maxBody = {
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT,
+  };
   const maxClaim = options.maxClaimSeconds ?? DEFAULT_MAX_CLAIM;
 
   async function route(request: Request): Promise<Response> {
@@ -360,6 +365,8 @@ export function createHomeHandler(store: PassportStore, options: HomeOptions = {
   }
 
   return async (request: Request): Promise<Response> => {
+    const host = hostSyntaxRefusal(request);
+    if (host) return host;
     try {
       return await route(request);
     } catch (error) {
@@ -400,27 +407,17 @@ function activeClaim(record: LedgerRecord, time: Date): Claim | null {
   return Number.isFinite(until) && until > time.getTime() ? claim as unknown as Claim : null;
 }
 
-/** The body as JSON; undefined when empty and `optional`; a 400/413 reply when unreadable. */
+/**
+ * The body as JSON; undefined when empty and `optional`; a 400 reply when unreadable, the
+ * bounds' 413/408 `{error, limit, max}` when too large or too slow.
+ */
 async function readJson(
   request: Request,
-  max: number,
+  bounds: { maxBodyBytes: number; bodyTimeoutMs: number },
   optional = false,
 ): Promise<unknown | Response> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > max) {
-    await request.body?.cancel();
-    return fail(413, `The body is larger than ${max} bytes`);
-  }
-  const tooLarge = new RangeError();
-  let bytes: Uint8Array;
-  try {
-    bytes = request.body
-      ? await readAllBytes(request.body, max, () => tooLarge)
-      : new Uint8Array(0);
-  } catch (error) {
-    if (error === tooLarge) return fail(413, `The body is larger than ${max} bytes`);
-    throw error;
-  }
+  const bytes = await receiveBody(request, bounds);
+  if ("status" in bytes) return refusalResponse(bytes);
   let text: string;
   try {
     text = utf8.decode(bytes);

@@ -3,7 +3,8 @@
  * The HTTP judge with its bounds taken from `TASKPACK_JUDGE_*` environment variables (see
  * `BOUND_ENV` in `request_bounds.ts`), as `taskpack serve` (and so `deno task serve`) runs it;
  * `deno serve -A shell/http/judge_server.ts` serves it too. This is the one place the judge's
- * settings come from the environment; importing `serve.ts` as a library never reads it.
+ * settings come from the environment (beside `TASKPACK_ALLOWED_HOSTS`, which `serve.ts`'s default
+ * export reads through `host_env.ts`); `createJudgeHandler` never reads it.
  *
  * ```sh
  * TASKPACK_JUDGE_MAX_BODY_BYTES=16MiB TASKPACK_JUDGE_MAX_WORK_MS=5000 taskpack serve --port 8080

@@ -1,10 +1,19 @@
 // Copyright 2026 the taskpack authors. MIT license.
 /**
- * The bounds on the work one HTTP request can cause a public judge: how many bytes it may
- * send, how long it may take to send them, how many bytes its pack may inflate to (relative to
- * what was sent, and in absolute terms), and how long judging it may run. `serve.ts` uses them
- * for `/conformance` and `/inspect`; any other route that takes a pack as its body (a future
- * `/mcp`) calls {@linkcode receivePack} the same way.
+ * The receive policy of every server taskpack starts: the bounds on the work one HTTP request
+ * can cause — how many bytes it may send, how long it may take to send them, how many bytes its
+ * pack may inflate to (relative to what was sent, and in absolute terms), and how long judging
+ * or landing it may run — and on the whole server: the bytes and the requests in flight at once.
+ *
+ * - {@linkcode receiveBody}: any body (a pack, an MCP message, a passport's JSON): its size and
+ *   its deadline;
+ * - {@linkcode receivePack}: a pack as the body (`/conformance`, `/inspect`, `/convert`);
+ * - {@linkcode receiveInline}: a pack carried inside a message (an A2A file part, an MCP call's
+ *   `pack_base64`), bounded exactly as a body is;
+ * - {@linkcode ServerBudget} and {@linkcode withinBudget}: 503 with `Retry-After` before a body
+ *   is read, past the whole server's bounds.
+ *
+ * Every refusal is one shape, `{error, limit, max}`, naming the bound.
  *
  * Everything here is a pure function of the request and the clock: no file system, no
  * environment ({@linkcode boundsFromEnv} is given a getter by the one entry point that reads
@@ -30,6 +39,14 @@ export interface RequestBounds {
   maxRatio: number;
   /** How long decoding and judging may run once the body is in, in milliseconds. */
   maxWorkMs: number;
+  /**
+   * The whole server's bound on bodies being received or judged at once, in bytes (each
+   * request counts its `Content-Length`, else `maxBodyBytes`): past it, 503 with `Retry-After`
+   * before the body is read.
+   */
+  maxBytesInFlight: number;
+  /** The whole server's bound on packs being received or judged at once (503 past it). */
+  maxConcurrentJudgements: number;
 }
 
 /**
@@ -57,6 +74,8 @@ export const DEFAULT_REQUEST_BOUNDS: Readonly<RequestBounds> = Object.freeze({
   // bounds what one 1 MiB read of compressed data can inflate to between budget checks.
   maxRatio: 64,
   maxWorkMs: 10_000,
+  maxBytesInFlight: 192 * 1024 * 1024,
+  maxConcurrentJudgements: 64,
 });
 
 /**
@@ -97,6 +116,8 @@ export const BOUND_ENV: Readonly<Record<keyof RequestBounds, string>> = Object.f
   maxInflatedBytes: "TASKPACK_JUDGE_MAX_INFLATED_BYTES",
   maxRatio: "TASKPACK_JUDGE_MAX_RATIO",
   maxWorkMs: "TASKPACK_JUDGE_MAX_WORK_MS",
+  maxBytesInFlight: "TASKPACK_JUDGE_MAX_BYTES_IN_FLIGHT",
+  maxConcurrentJudgements: "TASKPACK_JUDGE_MAX_CONCURRENT_JUDGEMENTS",
 });
 
 /**
@@ -152,8 +173,8 @@ export function boundsFromEnv(get: (name: string) => string | undefined): Partia
 
 /** A refusal: its status, the one sentence, the bound it hit and that bound's value. */
 export interface Refusal {
-  /** 408 or 413. */
-  status: 408 | 413;
+  /** 408 (too slow), 413 (too large, or too much work) or 503 (the server is busy). */
+  status: 408 | 413 | 503;
   /** One sentence, naming the bound. */
   error: string;
   /** The bound's name, as in {@linkcode RequestBounds}. */
@@ -176,6 +197,7 @@ export function refusalResponse(refusal: Refusal): Response {
     "cache-control": "no-store",
   };
   if (status === 408) headers.connection = "close";
+  if (status === 503) headers["retry-after"] = String(RETRY_AFTER_SECONDS);
   return new Response(JSON.stringify({ error, limit, max }, null, 2) + "\n", { status, headers });
 }
 
@@ -223,6 +245,25 @@ export class WorkBudget {
         return source.read(offset, length);
       },
     };
+  }
+
+  /**
+   * The same bytes, as an array whose every slice checks the budget first: for an operation
+   * that reads a pack from bytes it is given (landing), so that it stops within one read of
+   * the deadline too.
+   *
+   * @param bytes The pack.
+   * @returns The same bytes, on a budget.
+   */
+  bytes(bytes: Uint8Array): Uint8Array {
+    const check = () => this.check();
+    class OnBudget extends Uint8Array {
+      override subarray(begin?: number, end?: number): Uint8Array<ArrayBuffer> {
+        check();
+        return new Uint8Array(this.buffer, this.byteOffset, this.length).subarray(begin, end);
+      }
+    }
+    return new OnBudget(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length);
   }
 
   /**
@@ -278,6 +319,71 @@ export interface BoundedPack {
 }
 
 /**
+ * Receives a request's body within the bounds, without judging what it is: refused (413) from
+ * `Content-Length` when it declares more than `maxBytes`, else counted while reading (413), and
+ * cut off (408) when it has not arrived within `bodyTimeoutMs`. Every route that reads a body
+ * reads it through this (a pack, an MCP message, a passport's JSON).
+ *
+ * @param request The request.
+ * @param bounds The bounds (see {@linkcode resolveBounds}).
+ * @param maxBytes The largest body (default `maxBodyBytes`; an MCP message carries a pack in
+ *   base64, see {@linkcode messageBytesFor}); a refusal still names `maxBodyBytes`.
+ * @returns The body's bytes, or the refusal.
+ *
+ * @example Usage
+ * ```ts
+ * import { receiveBody, resolveBounds } from "./request_bounds.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const request = new Request("http://judge.test/", { method: "POST", body: "x".repeat(100) });
+ * const refused = await receiveBody(request, resolveBounds({ maxBodyBytes: 10 }));
+ * assertEquals("status" in refused && refused.limit, "maxBodyBytes");
+ * ```
+ */
+export async function receiveBody(
+  request: Request,
+  bounds: Pick<RequestBounds, "maxBodyBytes" | "bodyTimeoutMs">,
+  maxBytes: number = bounds.maxBodyBytes,
+): Promise<Uint8Array | Refusal> {
+  const tooLarge: Refusal = {
+    status: 413,
+    error: `The body is over this server's limit of ${maxBytes} bytes (maxBodyBytes)`,
+    limit: "maxBodyBytes",
+    max: bounds.maxBodyBytes,
+  };
+  const declared = request.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) {
+    await request.body?.cancel().catch(() => {});
+    return tooLarge;
+  }
+  if (request.body === null) return new Uint8Array(0);
+  const size = declared !== null && /^\d+$/.test(declared.trim()) ? Number(declared) : undefined;
+  const read = await readWithin(request.body, maxBytes, bounds.bodyTimeoutMs, size);
+  if (read === "too-large") return tooLarge;
+  if (read === "timeout") {
+    return {
+      status: 408,
+      error: `The body did not arrive within this server's limit of ${bounds.bodyTimeoutMs} ms ` +
+        `(bodyTimeoutMs)`,
+      limit: "bodyTimeoutMs",
+      max: bounds.bodyTimeoutMs,
+    };
+  }
+  return read;
+}
+
+/**
+ * The largest MCP message (or other JSON envelope) that can carry a pack of `maxBodyBytes`:
+ * base64 makes it a third larger, plus room for the envelope.
+ *
+ * @param bounds The bounds.
+ * @returns The bound on such a message, in bytes.
+ */
+export function messageBytesFor(bounds: Readonly<RequestBounds>): number {
+  return Math.ceil(bounds.maxBodyBytes / 3) * 4 + 64 * 1024;
+}
+
+/**
  * Receives a request's body within the bounds: refused (413) from `Content-Length` when it
  * declares too much, else counted while reading (413), and cut off (408) when it has not
  * arrived within `bodyTimeoutMs`. The body gets reader limits relative to its size.
@@ -302,34 +408,42 @@ export async function receivePack(
   bounds: RequestBounds,
   now?: () => number,
 ): Promise<BoundedPack | Refusal> {
-  const tooLarge: Refusal = {
-    status: 413,
-    error: `The body is over this judge's limit of ${bounds.maxBodyBytes} bytes (maxBodyBytes)`,
-    limit: "maxBodyBytes",
-    max: bounds.maxBodyBytes,
-  };
-  const declared = request.headers.get("content-length");
-  if (
-    declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > bounds.maxBodyBytes
-  ) {
-    await request.body?.cancel().catch(() => {});
-    return tooLarge;
-  }
-  let bytes: Uint8Array;
-  if (request.body === null) bytes = new Uint8Array(0);
-  else {
-    const read = await readWithin(request.body, bounds.maxBodyBytes, bounds.bodyTimeoutMs);
-    if (read === "too-large") return tooLarge;
-    if (read === "timeout") {
-      return {
-        status: 408,
-        error: `The body did not arrive within this judge's limit of ${bounds.bodyTimeoutMs} ms ` +
-          `(bodyTimeoutMs)`,
-        limit: "bodyTimeoutMs",
-        max: bounds.bodyTimeoutMs,
-      };
-    }
-    bytes = read;
+  const bytes = await receiveBody(request, bounds);
+  return "status" in bytes ? bytes : receiveInline(bytes, bounds, now);
+}
+
+/**
+ * The receive policy for a pack that is already in memory: one carried inside a message (an
+ * MCP tool call's `pack_base64`, an A2A file part). The same bounds as a body: refused (413)
+ * when larger than `maxBodyBytes`, else given reader limits relative to its size, a work budget
+ * started now, and the refusal for what the reader throws.
+ *
+ * @param bytes The pack.
+ * @param bounds The bounds.
+ * @param now The clock (milliseconds), for the work budget.
+ * @returns The pack and what judging it may cost, or the refusal.
+ *
+ * @example Usage
+ * ```ts
+ * import { receiveInline, resolveBounds } from "./request_bounds.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const received = receiveInline(new Uint8Array(100), resolveBounds());
+ * assertEquals("limits" in received && received.limits.maxTotalSize, 1600);
+ * ```
+ */
+export function receiveInline(
+  bytes: Uint8Array,
+  bounds: RequestBounds,
+  now?: () => number,
+): BoundedPack | Refusal {
+  if (bytes.length > bounds.maxBodyBytes) {
+    return {
+      status: 413,
+      error: `The pack is over this server's limit of ${bounds.maxBodyBytes} bytes (maxBodyBytes)`,
+      limit: "maxBodyBytes",
+      max: bounds.maxBodyBytes,
+    };
   }
   const relative = bounds.maxInflateFactor * bytes.length;
   const inflatedBound: keyof RequestBounds = relative < bounds.maxInflatedBytes
@@ -345,24 +459,34 @@ export async function receivePack(
       if (budget.exceeded) return budget.refusal();
       const message = error instanceof Error ? error.message : "";
       // The reader names the limit it hit: "(raise maxTotalSize)".
-      const match = /^Cannot read taskpack: (.*?) \(raise (maxTotalSize|maxEntrySize|maxRatio)\)/
-        .exec(message);
-      if (!match || (error as { code?: unknown }).code !== "limit") return null;
+      const match =
+        /Cannot read taskpack: (.*?) \(raise (maxTotalSize|maxEntrySize|maxRatio|maxPackBytes)\)/
+          .exec(message);
+      if (!match) return null;
       const detail = match[1]!;
+      if (match[2] === "maxPackBytes") {
+        return {
+          status: 413,
+          error: `The pack is over this server's limit of ${bounds.maxBodyBytes} bytes ` +
+            `(maxBodyBytes)`,
+          limit: "maxBodyBytes",
+          max: bounds.maxBodyBytes,
+        };
+      }
       if (match[2] === "maxRatio") {
         return {
           status: 413,
-          error: `This judge refuses the pack before inflating it: ${detail} (maxRatio)`,
+          error: `This server refuses the pack before inflating it: ${detail} (maxRatio)`,
           limit: "maxRatio",
           max: bounds.maxRatio,
         };
       }
       const why = inflatedBound === "maxInflateFactor"
-        ? `${bounds.maxInflateFactor} times the ${bytes.length}-byte body (maxInflateFactor)`
-        : `this judge's ceiling whatever the body (maxInflatedBytes)`;
+        ? `${bounds.maxInflateFactor} times the ${bytes.length}-byte pack (maxInflateFactor)`
+        : `this server's ceiling whatever the pack (maxInflatedBytes)`;
       return {
         status: 413,
-        error: `This judge refuses the pack before inflating it: ${detail}, ${why}`,
+        error: `This server refuses the pack before inflating it: ${detail}, ${why}`,
         limit: inflatedBound,
         max: bounds[inflatedBound],
       };
@@ -370,17 +494,132 @@ export async function receivePack(
   };
 }
 
-/** Reads a whole stream, unless it passes `limit` bytes or takes longer than `ms`. */
+/** How long a client told 503 is asked to wait, in seconds. */
+export const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The whole server's budget: the bytes of the bodies being received or judged at once
+ * (`maxBytesInFlight`) and how many packs are (`maxConcurrentJudgements`). A request past either
+ * is refused (503, `Retry-After`) before its body is read; each bound alone holds even when
+ * every request keeps within its own.
+ *
+ * @example Usage
+ * ```ts
+ * import { resolveBounds, ServerBudget } from "./request_bounds.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const budget = new ServerBudget(resolveBounds({ maxConcurrentJudgements: 1 }));
+ * const request = () => new Request("http://judge.test/", { method: "POST", body: "{}" });
+ * const first = budget.admit(request());
+ * assertEquals(typeof first, "function");
+ * const second = budget.admit(request());
+ * assertEquals(typeof second !== "function" && second.status, 503);
+ * if (typeof first === "function") first();
+ * ```
+ */
+export class ServerBudget {
+  readonly #bounds: RequestBounds;
+  #bytes = 0;
+  #count = 0;
+
+  /**
+   * A budget for one server.
+   *
+   * @param bounds The bounds (`maxBytesInFlight`, `maxConcurrentJudgements`, `maxBodyBytes`).
+   */
+  constructor(bounds: RequestBounds) {
+    this.#bounds = bounds;
+  }
+
+  /** The bytes and the requests admitted and not yet released. */
+  get inFlight(): { bytes: number; requests: number } {
+    return { bytes: this.#bytes, requests: this.#count };
+  }
+
+  /**
+   * Admits a request, or refuses it. A request is counted at its declared `Content-Length`
+   * (at most `maxBodyBytes`), else at `maxBodyBytes`; the first request is always admitted.
+   *
+   * @param request The request (its body is not read).
+   * @param maxBytes Its largest body (default `maxBodyBytes`).
+   * @returns The function that releases what it holds (call it once answered), or the 503.
+   */
+  admit(request: Request, maxBytes: number = this.#bounds.maxBodyBytes): (() => void) | Refusal {
+    const declared = request.headers.get("content-length")?.trim() ?? "";
+    const size = Math.min(/^\d+$/.test(declared) ? Number(declared) : maxBytes, maxBytes);
+    const { maxBytesInFlight, maxConcurrentJudgements } = this.#bounds;
+    if (this.#count > 0 && this.#count + 1 > maxConcurrentJudgements) {
+      return busy("maxConcurrentJudgements", maxConcurrentJudgements, "packs at once");
+    }
+    if (this.#count > 0 && this.#bytes + size > maxBytesInFlight) {
+      return busy("maxBytesInFlight", maxBytesInFlight, "bytes in flight");
+    }
+    this.#bytes += size;
+    this.#count++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#bytes -= size;
+      this.#count--;
+    };
+  }
+}
+
+function busy(limit: keyof RequestBounds, max: number, what: string): Refusal {
+  return {
+    status: 503,
+    error: `This server is at its limit of ${max} ${what} (${limit}); try again shortly`,
+    limit,
+    max,
+  };
+}
+
+/**
+ * Runs `answer` for a request within the server's budget: 503 (and the body not read) when the
+ * server is at its bound, else the answer, the request's share released once it is given.
+ *
+ * @param budget The server's budget.
+ * @param request The request.
+ * @param answer Answers it.
+ * @param maxBytes The request's largest body (default `maxBodyBytes`).
+ * @returns The response.
+ */
+export async function withinBudget(
+  budget: ServerBudget,
+  request: Request,
+  answer: () => Promise<Response>,
+  maxBytes?: number,
+): Promise<Response> {
+  const admitted = budget.admit(request, maxBytes);
+  if (typeof admitted !== "function") {
+    await request.body?.cancel().catch(() => {});
+    return refusalResponse(admitted);
+  }
+  try {
+    return await answer();
+  } finally {
+    admitted();
+  }
+}
+
+/**
+ * Reads a whole stream, unless it passes `limit` bytes or takes longer than `ms`. With the size
+ * declared (`Content-Length`), the body goes straight into one buffer of that size, so a body
+ * is held once, not once in pieces and again joined.
+ */
 async function readWithin(
   stream: ReadableStream<Uint8Array>,
   limit: number,
   ms: number,
+  declared?: number,
 ): Promise<Uint8Array | "too-large" | "timeout"> {
   const reader = stream.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), ms);
   });
+  const whole = declared !== undefined && declared <= limit ? new Uint8Array(declared) : null;
   const parts: Uint8Array[] = [];
   let total = 0;
   try {
@@ -391,18 +630,25 @@ async function readWithin(
         return "timeout";
       }
       if (next.done) break;
-      total += next.value.length;
-      if (total > limit) {
+      const end = total + next.value.length;
+      if (end > limit) {
         reader.cancel().catch(() => {});
         return "too-large";
       }
-      parts.push(next.value);
+      if (whole && end <= whole.length) whole.set(next.value, total);
+      else parts.push(next.value);
+      total = end;
     }
   } catch {
     reader.cancel().catch(() => {});
     throw new Error("The body could not be read");
   } finally {
     clearTimeout(timer);
+  }
+  if (whole) {
+    // More than declared: what came past the declared size follows it.
+    if (parts.length) return concatBytes([whole, ...parts]);
+    return total === whole.length ? whole : whole.subarray(0, total);
   }
   return parts.length === 1 ? parts[0]! : concatBytes(parts);
 }

@@ -1,0 +1,41 @@
+// Copyright 2026 the taskpack authors. MIT license.
+// This module is browser compatible.
+/**
+ * Redaction for what a report, a refusal or a repair prints: a word that looks like a
+ * credential (the detectors of `credentials.ts`) is shown as {@linkcode REDACTED}, so no door
+ * quotes a secret it was sent, even where a name, a key or a value is echoed.
+ *
+ * @module
+ */
+import { findCredential } from "./credentials.ts";
+
+/** What stands in for a credential in printed text. */
+export const REDACTED = "<redacted: looks like a credential>";
+
+/**
+ * The text with every word (a run without white space) that looks like a credential replaced
+ * by {@linkcode REDACTED}; when a credential spans words (a private key block), the whole text
+ * is replaced. Text with no credential comes back as it is.
+ *
+ * @param text Text about to be printed.
+ * @returns The text, safe to print.
+ *
+ * @example Usage
+ * ```ts
+ * import { REDACTED, redactCredentials } from "./redact.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const token = ["gh", "p_"].join("") + "a1B2".repeat(9);
+ * assertEquals(redactCredentials(`${token}: an unknown wrapper field was ignored`),
+ *   `${REDACTED}: an unknown wrapper field was ignored`);
+ * assertEquals(redactCredentials("nothing to hide"), "nothing to hide");
+ * ```
+ */
+export function redactCredentials(text: string): string {
+  if (findCredential(text) === null) return text;
+  const words = text.split(/(\s+)/);
+  const redacted = words.map((word, index) =>
+    index % 2 === 0 && word !== "" && findCredential(word) !== null ? REDACTED : word
+  ).join("");
+  return findCredential(redacted) === null ? redacted : REDACTED;
+}
