@@ -158,7 +158,7 @@ export async function landPack(work: Workplace, request: LandRequest): Promise<L
     }, {
       pack: nameOf(request.pack),
       signature: request.signature === undefined && beside ? beside : "its signature",
-    });
+    }, new Date(work.now()));
     if (request.into) return await mergeInto(work, landed, request.into, request, signature);
     if (landed.object.kind === "receipt") {
       const target = receiptTarget(landed.object.lineage);

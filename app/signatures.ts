@@ -94,6 +94,7 @@ export async function signatureBeside(path: string): Promise<Uint8Array | null> 
  * @param signature The signature's text or bytes, or null when unsigned.
  * @param settings Whether a signature is required, and the trust list.
  * @param names The pack's and the signature's names, for sentences.
+ * @param at When it is checked (trust-list lines with `valid-after`/`valid-before`).
  * @returns Who signed it.
  * @throws {OperationError} `refused` when the signature does not match (whatever the settings),
  *   or a required signature is missing or from a key the list does not name; `usage` when the
@@ -104,6 +105,7 @@ export async function checkPackSignature(
   signature: string | Uint8Array | null,
   settings: SigningSettings,
   names: { pack: string; signature: string },
+  at: Date = new Date(),
 ): Promise<SignatureSummary> {
   const required = settings.requireSigned === true;
   if (signature === null) {
@@ -142,7 +144,7 @@ export async function checkPackSignature(
   try {
     verified = await verifyPackSignature(digest, signature, {
       ...(list ? { allowedSigners: list } : {}),
-      at: new Date(),
+      at,
       where: names.signature,
     });
   } catch (error) {

@@ -47,6 +47,8 @@ async function person(dir: string, name: string, extra: Record<string, string> =
     DENO_DIR,
     TASKPACK_ACTOR: name,
     TASKPACK_MACHINE: `${name}-laptop`,
+    // Each test says when signatures are required; a developer's own setting does not leak in.
+    TASKPACK_REQUIRE_SIGNED: "",
     ...extra,
   };
   const store = `${home}/store`;

@@ -35,6 +35,7 @@ async function server(cwd: string, name: string, flags: string[]) {
       GIT_CONFIG_GLOBAL: `${cwd}/${name}-gitconfig`,
       GIT_CONFIG_NOSYSTEM: "1",
       SSH_AUTH_SOCK: "",
+      TASKPACK_REQUIRE_SIGNED: "",
       DENO_DIR: Deno.env.get("DENO_DIR") ??
         `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`}/deno`,
     },
