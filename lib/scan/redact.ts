@@ -39,3 +39,42 @@ export function redactCredentials(text: string): string {
   ).join("");
   return findCredential(redacted) === null ? redacted : REDACTED;
 }
+
+/**
+ * A copy of a JSON value with every string and every key passed through
+ * {@linkcode redactCredentials}: for a summary that shows what a pack carries. A key that is
+ * itself a credential becomes {@linkcode REDACTED} with its position, so two stay apart.
+ *
+ * @param value A JSON value (objects, arrays, strings, numbers, booleans, null).
+ * @returns The same shape, safe to print.
+ *
+ * @example Usage
+ * ```ts
+ * import { REDACTED, redactValue } from "./redact.ts";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const token = ["gh", "p_"].join("") + "a1B2".repeat(9);
+ * assertEquals(redactValue({ goal: "ship", facts: [`token ${token}`] }), {
+ *   goal: "ship",
+ *   facts: [`token ${REDACTED}`],
+ * });
+ * ```
+ */
+export function redactValue<T>(value: T): T {
+  if (typeof value === "string") return redactCredentials(value) as T;
+  if (Array.isArray(value)) return value.map((item) => redactValue(item)) as T;
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    Object.entries(value).forEach(([key, item], index) => {
+      const shown = redactCredentials(key) === key ? key : `${REDACTED} (key ${index + 1})`;
+      Object.defineProperty(out, shown, {
+        value: redactValue(item),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    });
+    return out as T;
+  }
+  return value;
+}
