@@ -147,7 +147,7 @@ Deno.test("redactCredentials: every word that looks like a credential goes, ever
         assert.ok(!shown.includes(token));
         assert.equal(
           shown,
-          [...words.slice(0, position), REDACTED, ...words.slice(position)].join(" "),
+          [...words.slice(0, position), `${REDACTED}:`, ...words.slice(position)].join(" "),
         );
         assert.equal(redactCredentials(words.join(" ")), words.join(" "));
       },
