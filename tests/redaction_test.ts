@@ -38,13 +38,17 @@ type Place =
   | "wrapper value"
   | "nested wrapper value"
   | "attachment key"
-  | "attachment value";
+  | "attachment value"
+  | "pack value"
+  | "pack key";
 const placeArb = fc.constantFrom<Place>(
   "wrapper key",
   "wrapper value",
   "nested wrapper value",
   "attachment key",
   "attachment value",
+  "pack value",
+  "pack key",
 );
 
 let flatBase: Promise<Record<string, any>> | undefined;
@@ -69,6 +73,8 @@ async function flatWith(token: string, place: Place): Promise<Uint8Array<ArrayBu
   if (place === "nested wrapper value") file.extra = { deeper: [1, { at: `key=${token}` }] };
   if (place === "attachment key") file.attachments[0][token] = 1;
   if (place === "attachment value") file.attachments[0].source = token;
+  if (place === "pack value") file.passport.passport.goal = `deploy with ${token}`;
+  if (place === "pack key") file.passport.passport.notes = { [token]: "kept" };
   return new TextEncoder().encode(JSON.stringify(file, null, 2));
 }
 
@@ -141,7 +147,7 @@ Deno.test("redactCredentials: every word that looks like a credential goes, ever
         assert.ok(!shown.includes(token));
         assert.equal(
           shown,
-          [...words.slice(0, position), REDACTED, ...words.slice(position)].join(" "),
+          [...words.slice(0, position), `${REDACTED}:`, ...words.slice(position)].join(" "),
         );
         assert.equal(redactCredentials(words.join(" ")), words.join(" "));
       },

@@ -22,7 +22,7 @@
 export { findImperatives, type Imperative } from "./imperatives.ts";
 export { encodingNote } from "./finding.ts";
 export { asRead } from "./zero_width.ts";
-export { redactCredentials, REDACTED } from "./redact.ts";
+export { redactCredentials, REDACTED, redactValue } from "./redact.ts";
 export {
   findCredential,
   type Finding,
