@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { basename } from "../shell/host/host_path.ts";
+import { basename, dirname } from "../shell/host/host_path.ts";
 import {
   type Ask,
   buildPackObject,
@@ -20,11 +20,10 @@ import {
   receiptTarget,
 } from "../lib/format/mod.ts";
 import { SMALL_DEFLATE } from "../lib/zip/mod.ts";
-import { assignAskIds, recordSentAsks } from "../lib/home/mod.ts";
+import { assignAskIds, recordSentAsks, StoreConflictError } from "../lib/home/mod.ts";
 import { checkFolderOf, walkLuggage } from "../shell/host/files.ts";
-import { stat } from "../shell/host/host_fs.ts";
+import { mkdir, stat } from "../shell/host/host_fs.ts";
 import { absolutePath } from "../shell/host/host_process.ts";
-import { StoreConflictError } from "../lib/home/mod.ts";
 import { progressLine } from "../shell/host/progress.ts";
 import { type ScanPool, scanPool } from "../shell/workers/scan_pool.ts";
 import { type ClosableDeflater, deflaterFor, digestsFor, MANY_SMALL_FILES } from "./codecs.ts";
@@ -119,8 +118,11 @@ export async function packPassport(work: Workplace, request: PackRequest): Promi
   const { out } = request;
   if (!out) throw usage("A pack needs a file to write (.taskpack, or .taskpack.json for flat)");
   const bag = targetEncoding(out) === "bag";
-  // Before anything is recorded at home: a pack that cannot be written sends no asks.
-  checkFolderOf(out);
+  // Before anything is recorded at home: a pack that cannot be written sends no asks. A folder
+  // that does not exist yet is made once nothing can refuse the pack, as land makes its own.
+  const folder = dirname(absolutePath(out));
+  const missingFolder = !(await stat(folder).then(() => true, () => false));
+  if (!missingFolder) checkFolderOf(out);
   if (request.kind !== undefined && request.kind !== "handoff" && request.kind !== "receipt") {
     throw usage(`The kind of a pack is handoff or receipt, not "${request.kind}"`);
   }
@@ -193,6 +195,7 @@ export async function packPassport(work: Workplace, request: PackRequest): Promi
     // collected while it idles), before the writing needs more.
     scans.close();
 
+    if (missingFolder) await mkdir(folder, { recursive: true });
     // The home remembers the questions it sent, so the answers have somewhere to go (§4.3).
     const sent = object.asks.filter((ask) => fresh.some((f) => f.id === ask.id));
     const recorded = recordSentAsks(home, sent, basename(out));

@@ -324,8 +324,8 @@ Deno.test("a pack that cannot be written records nothing at home; a folder is no
   const before = await snapshot(A.store);
   await Deno.writeTextFile(`${cwd}/a-file`, "not a folder\n");
   const cases: [string, RegExp][] = [
-    [`${cwd}/missing/out.taskpack`, new RegExp(`No such file or folder: ${cwd}/missing$`)],
     [`${cwd}/a-file/out.taskpack`, new RegExp(`Not a folder: ${cwd}/a-file$`)],
+    [`${cwd}/a-file/deeper/out.taskpack`, new RegExp(`Not a folder: ${cwd}/a-file`)],
   ];
   for (const [out, reason] of cases) {
     const result = await cli([
@@ -349,6 +349,15 @@ Deno.test("a pack that cannot be written records nothing at home; a folder is no
     assert.equal(result.stderr, `taskpack: Expected a file, found a folder: ${cwd}\n`);
   }
   assert.deepEqual(await snapshot(A.store), before);
+  // A folder that does not exist yet is made, as land --files-out makes its own.
+  const made = await cli(
+    ["pack", a, "--out", `${cwd}/new/deeper/out.taskpack`, "--store", A.store],
+    {
+      cwd,
+    },
+  );
+  assert.equal(made.code, 0, made.stderr);
+  assert.ok((await Deno.stat(`${cwd}/new/deeper/out.taskpack`)).isFile);
   await Deno.remove(cwd, { recursive: true });
 });
 
