@@ -236,7 +236,7 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
       case "answer":
         return await (await passports()).runAnswer(positionals, { ...values, ...common }, io);
       case "doctor":
-        return await (await passports()).runDoctor(common, io);
+        return await (await passports()).runDoctor({ ...common, compare: values.compare }, io);
       case "pack": {
         const id = onePath(positionals, "pack <id> --out <file>");
         return await (await import("./cli/pack.ts")).runPack(id, {

@@ -8,7 +8,7 @@
 import { mkdir, open as openFile, rm, stat } from "../shell/host/host_fs.ts";
 import { pid } from "../shell/host/host_process.ts";
 import { join } from "../shell/host/host_path.ts";
-import { handoffPrompt } from "../lib/home/mod.ts";
+import { handoffPrompt, type PassportStore } from "../lib/home/mod.ts";
 import {
   answerPassportAsk,
   checkpointPassport,
@@ -35,6 +35,8 @@ export interface PassportFlags {
   file?: string[] | undefined;
   "expected-version"?: string | undefined;
   text?: string | undefined;
+  /** `doctor --compare`: another store to compare with. */
+  compare?: string | undefined;
 }
 
 /**
@@ -188,12 +190,46 @@ export async function runDoctor(flags: PassportFlags, io: Io): Promise<number> {
   } catch (error) {
     report.error = (error as Error).message;
   }
+  let differences: { id: string; what: string }[] | null = null;
+  let other = "";
+  if (report.ready && flags.compare !== undefined) {
+    const compared = await openStore(flags.compare);
+    other = compared.name;
+    differences = await compareStores(store, compared.store);
+    Object.assign(report, { compared_with: other, same: !differences.length, differences });
+  }
   if (flags.json) io.out(JSON.stringify(report) + "\n");
   else if (report.ready) {
     io.out(`store ${name}: ready, ${String(report.passport_count)} passport(s)\n`);
     for (const p of report.problems as { entry: string; reason: string }[]) {
       io.out(`  unreadable ${p.entry}: ${p.reason}\n`);
     }
+    if (differences && !differences.length) {
+      io.out(`store ${other}: the same passports, record for record\n`);
+    } else if (differences) {
+      io.out(`store ${other}: ${differences.length} difference(s):\n`);
+      for (const d of differences) io.out(`  ${d.id}: ${d.what}\n`);
+    }
   } else io.out(`store ${name}: NOT usable: ${String(report.error)}\n`);
-  return report.ready ? EXIT.ok : EXIT.usage;
+  if (!report.ready) return EXIT.usage;
+  return differences?.length ? EXIT.refused : EXIT.ok;
+}
+
+/** What differs between two stores, passport by passport (their canonical JSON compared). */
+async function compareStores(
+  a: PassportStore,
+  b: PassportStore,
+): Promise<{ id: string; what: string }[]> {
+  const [left, right] = await Promise.all([a.list(), b.list()]);
+  const ids = new Set([...left.passports, ...right.passports].map((p) => p.id));
+  const differences: { id: string; what: string }[] = [];
+  for (const id of [...ids].sort()) {
+    const [x, y] = await Promise.all([a.open(id), b.open(id)]);
+    if (!x) differences.push({ id, what: "only in the store compared with" });
+    else if (!y) differences.push({ id, what: "missing from the store compared with" });
+    else if (JSON.stringify(x) !== JSON.stringify(y)) {
+      differences.push({ id, what: `differs (version ${x.version} and ${y.version})` });
+    }
+  }
+  return differences;
 }

@@ -55,6 +55,7 @@ export const OPTIONS = {
   "require-signed": { type: "boolean" },
   sign: { type: "boolean" },
   "sign-key": { type: "string" },
+  compare: { type: "string" },
 } as const satisfies Record<string, OptionSpec>;
 
 /** An option's name. */
@@ -203,10 +204,19 @@ export const VERBS: Readonly<Record<string, VerbHelp>> = {
     example: 'taskpack answer TP-2WQX-7KDM a1 --text "a fox on a hill, teal"',
   },
   doctor: {
-    usage: "doctor",
-    summary: "Is the store usable? It examines the store; it never makes it.",
-    flags: [STORE],
-    example: "taskpack doctor --store ./passports",
+    usage: "doctor [--compare <store>]",
+    summary: "Is the store usable? It examines the store; it never makes it. With --compare, " +
+      "says whether two stores hold the same passports, record for record (after a migrate). " +
+      "Exit 0 usable (and the same), 1 not usable, 2 different.",
+    flags: [
+      STORE,
+      {
+        name: "compare",
+        value: "<store>",
+        about: "another store to compare with, record for record",
+      },
+    ],
+    example: "taskpack doctor --store ./passports --compare postgres://team@db/taskpack",
   },
   "serve-home": {
     usage: "serve-home [--host 127.0.0.1] [--port <n>] [--team-token-file <file>]",

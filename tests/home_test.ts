@@ -387,3 +387,33 @@ Deno.test("a state or asks file that is not valid JSON is a usage error that say
   assert.deepEqual(await snapshot(A.store), before);
   await Deno.remove(cwd, { recursive: true });
 });
+
+Deno.test("doctor --compare says whether two stores hold the same passports, record for record", async () => {
+  const cwd = await tempDir();
+  const A = machine(cwd, "alice");
+  const a = await newPassport(A);
+  await newPassport(A);
+  const copy = `${cwd}/copy`;
+  const migrated = await cli(["migrate", "--from", A.store, "--to", copy], { cwd });
+  assert.equal(migrated.code, 0, migrated.stderr);
+  const same = await cli(["doctor", "--store", A.store, "--compare", copy, "--json"], { cwd });
+  assert.equal(same.code, 0, same.stderr);
+  const report = same.json();
+  assert.equal(report.passport_count, 2);
+  assert.deepEqual([report.compared_with, report.same, report.differences], [copy, true, []]);
+  // One passport moves on in the copy: the record differs, and doctor says which.
+  const opened = (await cli(["open", a, "--store", copy, "--json"], { cwd })).json();
+  await Deno.writeTextFile(
+    `${cwd}/state.json`,
+    JSON.stringify({ ...opened.state, goal: "changed" }),
+  );
+  await cli(["checkpoint", "--file", "state.json", "--expected-version", "1", "--store", copy], {
+    cwd,
+  });
+  const third = await newPassport(A);
+  const differ = await cli(["doctor", "--store", A.store, "--compare", copy], { cwd });
+  assert.equal(differ.code, 2);
+  assert.match(differ.stdout, /2 difference\(s\)/);
+  assert.match(differ.stdout, new RegExp(`${a}: differs \\(version 1 and 2\\)`));
+  assert.match(differ.stdout, new RegExp(`${third}: missing from the store compared with`));
+});
