@@ -16,6 +16,7 @@ import {
   judge,
   land,
   preparePack,
+  signPackDigest,
 } from "../mod.ts";
 import { readReference, tempDir } from "./_helpers.ts";
 
@@ -252,6 +253,35 @@ Deno.test({
         assert.match(asks[1]!, /a2 · to peer · open/);
         assert.doesNotMatch(asks[1]!, /answer:/);
       });
+
+      await t.step(
+        "a .sig chosen beside the pack: the key that signed it, or refused",
+        async () => {
+          const keys = await crypto.subtle.generateKey("Ed25519", false, [
+            "sign",
+            "verify",
+          ]) as CryptoKeyPair;
+          const pack = new URL("handoff.taskpack", REFERENCE).pathname;
+          const digest = (await judge(await Deno.readFile(pack))).digest!;
+          const dir = await tempDir();
+          await Deno.writeTextFile(
+            `${dir}/handoff.taskpack.sig`,
+            await signPackDigest(digest, keys),
+          );
+          await page.setInputFiles("#file", [pack, `${dir}/handoff.taskpack.sig`]);
+          await page.waitForSelector("#signature");
+          assert.match(
+            await page.textContent("#signature") ?? "",
+            /handoff\.taskpack\.sig: signed by the key ED25519 SHA256:\S+\. This page keeps no trust list/,
+          );
+          // The same signature beside another pack is refused, and says so.
+          const other = new URL("minimal.taskpack", REFERENCE).pathname;
+          await page.setInputFiles("#file", [other, `${dir}/handoff.taskpack.sig`]);
+          await page.waitForSelector("#signature.bad");
+          assert.match(await page.textContent("#signature") ?? "", /refused/);
+          assert.equal(await page.textContent("#verdict"), "conformant 11/11");
+        },
+      );
 
       await t.step("a flat receipt converts to a .taskpack", async () => {
         await page.setInputFiles("#file", new URL("receipt.taskpack.json", REFERENCE).pathname);

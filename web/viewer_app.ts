@@ -24,7 +24,9 @@ import {
   type PackSummary,
   preparePack,
   type Report,
+  SignatureError,
   summarisePack,
+  verifyPackSignature,
 } from "../mod.ts";
 
 /** Lists longer than this show their first items and say how many more there are. */
@@ -140,7 +142,7 @@ function list(id: string, items: Node[], empty: string): HTMLElement {
 
 // --------------------------------------------------------------------------------------------
 
-async function openFile(file: File): Promise<void> {
+async function openFile(file: File, sig?: File): Promise<void> {
   const mine = ++generation;
   clearView();
   setStatus(`Reading ${file.name} (${formatBytes(file.size)}) in this browser…`);
@@ -184,11 +186,52 @@ async function openFile(file: File): Promise<void> {
     const verdicts = await checkLuggage(decoded);
     if (mine !== generation) return;
     render(file, decoded, summarisePack(decoded, report, verdicts), report);
+    if (sig) {
+      const line = await signatureLine(report.digest, sig);
+      if (mine !== generation) return;
+      document.getElementById("verdict")?.after(line);
+    }
     setStatus(`Opened ${file.name}: ${verdictText(report)}.`);
   } catch (error) {
     if (mine !== generation) return;
     refuse(file, "the viewer could not read it.", [reason(error)], null);
   }
+}
+
+/**
+ * What a signature chosen beside the pack says: the key that signed this very pack, or why it is
+ * refused. The page has no trust list: who holds that key is for the person to know.
+ */
+async function signatureLine(digest: string | null, sig: File): Promise<HTMLElement> {
+  const line = (ok: boolean, ...children: Child[]) =>
+    el("p", { id: "signature", class: `signature ${ok ? "ok" : "bad"}` }, ...children);
+  if (!digest) {
+    return line(
+      false,
+      `${sig.name}: refused: the pack is not whole, so no signature can vouch for it`,
+    );
+  }
+  try {
+    const signed = await verifyPackSignature(digest, new Uint8Array(await sig.arrayBuffer()), {
+      where: sig.name,
+    });
+    return line(
+      true,
+      `${sig.name}: signed by the key ${signed.keyType} ${signed.fingerprint}. `,
+      el("span", { class: "sub" }, "This page keeps no trust list: check whose key that is."),
+    );
+  } catch (error) {
+    if (!(error instanceof SignatureError)) throw error;
+    return line(false, `${sig.name}: refused: ${error.message}`);
+  }
+}
+
+/** The pack and its signature among the files chosen or dropped (a `.sig` is the signature). */
+function chosen(files: FileList | null | undefined): { pack?: File; sig?: File } {
+  const all = [...(files ?? [])];
+  const pack = all.find((f) => !f.name.endsWith(".sig"));
+  const sig = all.find((f) => f.name.endsWith(".sig"));
+  return { ...(pack ? { pack } : {}), ...(sig ? { sig } : {}) };
 }
 
 function verdictText(report: Report): string {
@@ -796,8 +839,8 @@ function convertCard(
 // --------------------------------------------------------------------------------------------
 
 input.addEventListener("change", () => {
-  const file = input.files?.[0];
-  if (file) void openFile(file);
+  const { pack, sig } = chosen(input.files);
+  if (pack) void openFile(pack, sig);
 });
 drop.addEventListener("dragover", (event) => {
   event.preventDefault();
@@ -807,8 +850,8 @@ drop.addEventListener("dragleave", () => drop.classList.remove("over"));
 drop.addEventListener("drop", (event) => {
   event.preventDefault();
   drop.classList.remove("over");
-  const file = event.dataTransfer?.files[0];
-  if (file) void openFile(file);
+  const { pack, sig } = chosen(event.dataTransfer?.files);
+  if (pack) void openFile(pack, sig);
 });
 // A file dropped anywhere else must not make the browser open it.
 globalThis.addEventListener("dragover", (event) => event.preventDefault());
