@@ -37,7 +37,7 @@ import {
 import { KV_LEDGER_PREFIX, KvStore } from "../shell/stores/kv_store.ts";
 import { pgLedgerTable, redactPostgresUrl } from "../shell/stores/postgres_config.ts";
 import type { PostgresStore } from "../shell/stores/postgres_store.ts";
-import { openStore, storeDir } from "../app/mod.ts";
+import { openStore, refusalOf, storeDir } from "../app/mod.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { needDenoServe, portFlag, serveUntilSignal } from "../shell/http/listen.ts";
 
@@ -144,16 +144,9 @@ export async function runServeHome(flags: ServeHomeFlags, io: Io): Promise<numbe
     const given = boundsFromEnv((name) => process.env[name]);
     const bounds = resolveBounds(given);
     const budget = new ServerBudget(bounds);
-    const api = createHomeHandler(store, {
-      ledger,
-      bodyTimeoutMs: bounds.bodyTimeoutMs,
-      // A passport's JSON: the home's own 20 MiB unless the operator set a bound for bodies.
-      ...(given.maxBodyBytes !== undefined ? { maxBodyBytes: given.maxBodyBytes } : {}),
-      ...(teamHash ? { teamTokenSha256: teamHash } : {}),
-    });
     const { createStoreMcpEndpoint, MCP_PATH } = await import("../mcp/http.ts");
     const { resolveMcpSettings } = await import("../mcp/settings.ts");
-    const { REMOTE_TOOLS } = await import("../mcp/remote_tools.ts");
+    const { landInline, REMOTE_TOOLS } = await import("../mcp/remote_tools.ts");
     const { judgeTools } = await import("../mcp/direct_tools.ts");
     const { createJudgeHandler } = await import("../serve.ts");
     const settings = await resolveMcpSettings(
@@ -167,6 +160,27 @@ export async function runServeHome(flags: ServeHomeFlags, io: Io): Promise<numbe
       },
       bounds,
     );
+    const api = createHomeHandler(store, {
+      ledger,
+      bodyTimeoutMs: bounds.bodyTimeoutMs,
+      // A passport's JSON: the home's own 20 MiB unless the operator set a bound for bodies.
+      ...(given.maxBodyBytes !== undefined ? { maxBodyBytes: given.maxBodyBytes } : {}),
+      ...(teamHash ? { teamTokenSha256: teamHash } : {}),
+      // A pack posted to POST /p lands as it does through /mcp: the same operation, the same
+      // receive policy, its signature checked (and required with --require-signed).
+      landPack: async (bytes, signature) => {
+        try {
+          return await landInline(settings, bytes, signature === undefined ? {} : { signature });
+        } catch (error) {
+          const { sentence, reason } = refusalOf(error);
+          const bound = (error as { refusal?: unknown }).refusal;
+          throw Object.assign(new Error(sentence), {
+            reason,
+            ...(bound ? { refusal: bound } : {}),
+          });
+        }
+      },
+    });
     const mcp = createStoreMcpEndpoint(settings, {
       tools: REMOTE_TOOLS,
       direct: judgeTools(createJudgeHandler({ ...bounds, viewerHtml: "" })),

@@ -14,7 +14,15 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { landPack, OperationError, packPassport } from "../app/mod.ts";
+import {
+  type Landed,
+  landPack,
+  type LandRequest,
+  OperationError,
+  packPassport,
+  type Workplace,
+} from "../app/mod.ts";
+import type { McpSettings } from "./settings.ts";
 import {
   DEFAULT_REQUEST_BOUNDS,
   receiveInline,
@@ -87,34 +95,56 @@ const remoteLand = tool({
     pack_text: z.string().optional().describe("Or the pack as text (a .taskpack.json)."),
     signature: z.string().optional().describe("Its .sig text."),
   }),
-  run: async (a, work, settings) => {
-    const bytes = packBytes({ pack_base64: a.pack_base64, pack_text: a.pack_text });
-    // The server's receive policy, sized to this pack, before anything is inflated or written.
-    const received = receiveInline(bytes, settings.bounds ?? DEFAULT_REQUEST_BOUNDS);
-    if ("status" in received) throw refusedPack(received);
-    try {
-      const landed = await landPack({ ...work, limits: received.limits }, {
-        // Every read of the pack checks the work budget first.
-        pack: { bytes: received.budget.bytes(bytes), name: "the pack sent" },
-        ...(a.signature === undefined ? {} : { signature: a.signature }),
-        into: a.into,
-        dryRun: a.dry_run,
-        renameUnportable: a.rename_unportable,
-        again: a.again,
-      });
-      if (received.budget.exceeded) throw refusedPack(received.budget.refusal());
-      return landed;
-    } catch (error) {
-      const refusal = received.refusalFor(error) ?? refusalIn(error, received.refusalFor);
-      if (refusal) throw refusedPack(refusal);
-      throw error;
-    }
-  },
+  run: (a, work, settings) =>
+    landInline(settings, packBytes({ pack_base64: a.pack_base64, pack_text: a.pack_text }), {
+      ...(a.signature === undefined ? {} : { signature: a.signature }),
+      into: a.into,
+      dryRun: a.dry_run,
+      renameUnportable: a.rename_unportable,
+      again: a.again,
+    }, work),
 });
 
 /** The receive policy's refusal as the operation's: one sentence naming the bound. */
 function refusedPack(refusal: Refusal): OperationError {
-  return new OperationError("refused", refusal.limit, refusal.error, "the pack sent");
+  // The bound rides along, so an HTTP door can answer with the judge's own refusal.
+  return Object.assign(
+    new OperationError("refused", refusal.limit, refusal.error, "the pack sent"),
+    { refusal },
+  );
+}
+
+/**
+ * Lands a pack that came as bytes (an MCP call, the home's `POST /p`) under the server's receive
+ * policy, sized to the pack, before anything is inflated or written, within the work budget.
+ *
+ * @param settings The server's workplace and bounds.
+ * @param bytes The pack.
+ * @param request What else the landing takes (a signature, into, dry run ...).
+ * @param work The workplace (default: the server's).
+ * @returns The landing's reply.
+ */
+export async function landInline(
+  settings: McpSettings,
+  bytes: Uint8Array,
+  request: Omit<LandRequest, "pack">,
+  work: Workplace = settings.workplace,
+): Promise<Landed> {
+  const received = receiveInline(bytes, settings.bounds ?? DEFAULT_REQUEST_BOUNDS);
+  if ("status" in received) throw refusedPack(received);
+  try {
+    const landed = await landPack({ ...work, limits: received.limits }, {
+      ...request,
+      // Every read of the pack checks the work budget first.
+      pack: { bytes: received.budget.bytes(bytes), name: "the pack sent" },
+    });
+    if (received.budget.exceeded) throw refusedPack(received.budget.refusal());
+    return landed;
+  } catch (error) {
+    const refusal = received.refusalFor(error) ?? refusalIn(error, received.refusalFor);
+    if (refusal) throw refusedPack(refusal);
+    throw error;
+  }
 }
 
 /** The refusal behind an operation's error, when what it wraps is a bound. */

@@ -351,6 +351,13 @@ for (const team of [true, false]) {
       // POST /p takes a passport's JSON, not a pack: the bomb is refused as what it is.
       const { status } = await postBomb(home, "/p");
       assert.equal(status, 400);
+      // Sent as a pack, it lands through the same policy: the same refusal, nothing written.
+      const asPack = await postBomb(
+        { ...home, headers: { ...home.headers, "content-type": "application/vnd.taskpack+zip" } },
+        "/p",
+      );
+      assert.equal(asPack.status, 413);
+      sameRefusal("the home's POST /p (a pack)", asPack.json);
       for (const path of ["/p", "/mcp"]) await slowAndOversize(home, { ...MCP_ROUTE, path });
       assert.deepEqual(await snapshot(store), before, "nothing written");
     } finally {

@@ -9,11 +9,17 @@
  * | --------------------- | --------------------------- | ---------------------------------------- |
  * | `GET /p`              |                             | `{passports, problems}` (summaries)      |
  * | `POST /p`             | `{state, keep_version?}`    | 201 `{state, token}`: the token, once    |
+ * | `POST /p` (a pack)    | the pack's bytes            | 201 `{state, token, landed}`             |
  * | `GET /p/:id`          |                             | `{state, claim}`                         |
  * | `POST /p/:id`         | `{state, expected_version}` | `{state, claim}`; 409 when stale         |
  * | `POST /p/:id/claim`   | `{holder, ttl_seconds}`     | `{claim}`; 409 when someone holds it     |
  * | `DELETE /p/:id/claim` | `{holder?}` (optional)      | `{released, claim}`                      |
  *
+ * - **Packs.** A body sent as a pack (`Content-Type: application/vnd.taskpack+zip`,
+ *   `application/vnd.taskpack+json` or `application/zip`), with its signature beside it in
+ *   `x-taskpack-signature` (the `.sig` file, base64), lands as a new passport when the home was
+ *   given a way to land ({@linkcode HomeOptions.landPack}, as `serve-home` does): the same landing
+ *   as everywhere else, under the server's receive policy. A home without one answers 415.
  * - **Tokens.** Creating a passport through the home mints a random bearer token for it, shows it
  *   once in the reply, and keeps only its SHA-256. Every request about one passport (reading it,
  *   saving it, claiming it) needs `Authorization: Bearer <token>`: 401 without one, 403 with the
@@ -43,10 +49,16 @@
  *
  * @module
  */
-import { isPlainObject, parseJsonStrict, portableDigests, sha256Hex } from "../../lib/bytes/mod.ts";
+import {
+  decodeBase64Strict,
+  isPlainObject,
+  parseJsonStrict,
+  portableDigests,
+  sha256Hex,
+} from "../../lib/bytes/mod.ts";
 import { isPassportId, mintPassportId, type PassportState } from "../../lib/format/mod.ts";
 import { MemoryStore, type PassportStore, StoreConflictError } from "../../lib/home/mod.ts";
-import { receiveBody, refusalResponse } from "./request_bounds.ts";
+import { receiveBody, type Refusal, refusalResponse } from "./request_bounds.ts";
 import { hostSyntaxRefusal } from "./host_header.ts";
 
 /** A soft lock on a passport. */
@@ -83,7 +95,22 @@ export interface HomeOptions {
    * `POST /p` need it as a bearer token. Default: none, listing and creating are open.
    */
   teamTokenSha256?: string;
+  /**
+   * Lands a pack posted to `POST /p` (its bytes, and its detached signature when one was sent)
+   * and gives the new passport's id and the landing's reply; it throws to refuse, with a
+   * `reason` when it has one and the receive policy's `refusal` when a bound refused it.
+   * Default: none, and such a post is answered 415.
+   */
+  landPack?: (
+    pack: Uint8Array,
+    signature: Uint8Array | undefined,
+  ) => Promise<{ passport_id: string } & Record<string, unknown>>;
 }
+
+/** The header that carries a pack's detached signature, base64, beside a posted pack. */
+export const SIGNATURE_HEADER = "x-taskpack-signature";
+
+const PACK_TYPES = /^application\/(vnd\.taskpack\+(zip|json)|zip)\s*(;|$)/i;
 
 /** A `fetch` handler. */
 export type HomeHandler = (request: Request) => Promise<Response>;
@@ -233,6 +260,9 @@ export function createHomeHandler(store: PassportStore, options: HomeOptions = {
   }
 
   async function create(request: Request): Promise<Response> {
+    if (PACK_TYPES.test(request.headers.get("content-type") ?? "")) {
+      return await landPosted(request);
+    }
     const body = await readJson(request, maxBody);
     if (body instanceof Response) return body;
     if (!isPlainObject(body) || !isPlainObject(body.state)) {
@@ -261,6 +291,46 @@ export function createHomeHandler(store: PassportStore, options: HomeOptions = {
     }
     const token = await issueToken(ledger, id, random);
     return reply(201, { state: saved, token });
+  }
+
+  async function landPosted(request: Request): Promise<Response> {
+    if (!options.landPack) {
+      await request.body?.cancel().catch(() => {});
+      return fail(415, "This home does not land packs here; post a passport's state as JSON");
+    }
+    const header = request.headers.get(SIGNATURE_HEADER);
+    let signature: Uint8Array | undefined;
+    if (header !== null) {
+      try {
+        signature = decodeBase64Strict(header.trim());
+      } catch {
+        await request.body?.cancel().catch(() => {});
+        return fail(400, `The ${SIGNATURE_HEADER} header is not base64 (base64 -w0 <pack>.sig)`);
+      }
+    }
+    const bytes = await receiveBody(request, maxBody);
+    if ("status" in bytes) return refusalResponse(bytes);
+    let landed: { passport_id: string } & Record<string, unknown>;
+    try {
+      landed = await options.landPack(bytes, signature);
+    } catch (error) {
+      // A bound of the receive policy is answered as the judge answers it.
+      const bound = (error as { refusal?: Refusal }).refusal;
+      if (bound) return refusalResponse(bound);
+      const reason = (error as { reason?: unknown }).reason;
+      return fail(
+        400,
+        oneLine(messageOf(error)),
+        {},
+        typeof reason === "string" ? { reason } : {},
+      );
+    }
+    const state = await store.open(landed.passport_id);
+    if (!state) return fail(500, "The pack landed, but its passport cannot be read back");
+    // A pack landed before answers with that passport; its token is not shown again.
+    if (landed.already_landed === true) return reply(200, { state, landed });
+    const token = await issueToken(ledger, landed.passport_id, random);
+    return reply(201, { state, token, landed });
   }
 
   async function open(id: string, record: LedgerRecord): Promise<Response> {
