@@ -21,6 +21,7 @@ import { args, endProcess, stderr, stdout } from "./shell/host/host_process.ts";
 import denoConfig from "./deno.json" with { type: "json" };
 import { parseCommandLine } from "./cli/args.ts";
 import { closest, OPTIONS, optionsOf, verbHelp, VERBS } from "./cli/verbs.ts";
+import { portFlag } from "./shell/http/listen.ts";
 import { describeError, EXIT, type Io, UsageError } from "./cli/io.ts";
 
 export type { Io } from "./cli/io.ts";
@@ -162,9 +163,11 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
       io.out(verbHelp(verb));
       return EXIT.ok;
     }
-    const port = values.port;
-    if (port !== undefined && (!/^\d{1,5}$/.test(port) || Number(port) > 65535)) {
-      throw new UsageError(`--port needs a port number from 0 to 65535, got "${port}"`);
+    // A port that is no port is a mistake in the call, before any verb runs.
+    try {
+      portFlag(values.port, 0);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
     }
     const json = values.json === true;
     const maxInline = values["max-inline"] === undefined
@@ -268,36 +271,24 @@ export async function main(args: string[], io: Io = standardIo): Promise<number>
       case "mcp": {
         noPositionals(positionals, "mcp");
         // Every tool runs the operation the CLI's verb runs (app/): one set behind every door.
+        const server = {
+          store: values.store,
+          machine: values.machine,
+          actor: values.actor,
+          requireSigned: values["require-signed"],
+          allowedSigners: values["allowed-signers"],
+          signKey: values["sign-key"],
+        };
         if (values.http) {
           const { runMcpHttp } = await import("./mcp/http.ts");
           return await runMcpHttp(
-            {
-              store: values.store,
-              machine: values.machine,
-              actor: values.actor,
-              requireSigned: values["require-signed"],
-              allowedSigners: values["allowed-signers"],
-              signKey: values["sign-key"],
-              host: values.host,
-              port: values.port,
-              allowHosts: values["allow-host"],
-            },
+            { ...server, host: values.host, port: values.port, allowHosts: values["allow-host"] },
             io,
             json,
           );
         }
         const { runMcp } = await import("./mcp/server.ts");
-        return await runMcp(
-          {
-            store: values.store,
-            machine: values.machine,
-            actor: values.actor,
-            requireSigned: values["require-signed"],
-            allowedSigners: values["allowed-signers"],
-            signKey: values["sign-key"],
-          },
-          io,
-        );
+        return await runMcp(server, io);
       }
       default:
         throw new UsageError(`Unknown verb "${verb}"`);

@@ -47,16 +47,12 @@ import {
   A2A_EXTENSIONS_HEADER,
   type A2AAgentCard,
   checkLuggage,
-  type DecodedPack,
-  decodePack,
   type Digests,
   encodeBag,
   encodeFlat,
-  judge,
   land,
   negotiateExtensions,
   preparePack,
-  type Report,
   SignatureError,
   summarisePack,
   TASKPACK_MEDIA_TYPES,
@@ -65,7 +61,9 @@ import {
 } from "./mod.ts";
 import { decodeBase64Strict } from "./lib/bytes/mod.ts";
 import {
+  type BoundedPack,
   DEFAULT_REQUEST_BOUNDS,
+  judgeReceived,
   messageBytesFor,
   receivePack,
   refusalResponse,
@@ -240,20 +238,14 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
     }
     const received = await receivePack(request, bounds);
     if ("status" in received) return refusalResponse(received);
-    const { source, limits, budget } = received;
     if (path === A2A_PATH) return await a2a(request, received.bytes);
     if (path === "/convert") return await convert(request, received);
-    const options = { ...digests, limits };
-    let decoded: DecodedPack;
-    try {
-      decoded = await decodePack(source, options);
-    } catch (error) {
-      const refusal = received.refusalFor(error);
-      if (refusal) return refusalResponse(refusal);
-      const report = await judge(source, { ...options, scanner: budget.scanner() });
-      if (budget.exceeded) return refusalResponse(budget.refusal());
-      const reason = error instanceof Error
-        ? redactCredentials(error.message.replace(/^Cannot read taskpack: /, ""))
+    const judged = await judgeReceived(received, options.digests);
+    if ("status" in judged) return refusalResponse(judged);
+    const { report, decoded, readError } = judged;
+    if (!decoded) {
+      const reason = readError instanceof Error
+        ? redactCredentials(readError.message.replace(/^Cannot read taskpack: /, ""))
         : "";
       // One shape for every judgement: the report, with why the body could not be read.
       return json(400, {
@@ -261,8 +253,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
         error: `The body is not a TaskPack that can be read: ${reason}`,
       });
     }
-    const report: Report = await judge(source, { ...options, scanner: budget.scanner() });
-    if (budget.exceeded) return refusalResponse(budget.refusal());
+    const { budget } = received;
     // Beside the verdict, never part of it: which key signed the pack, when a signature came.
     const intact = report.checks.find((check) => check.id === "C1")?.ok === true;
     const signed = await signatureBeside(
@@ -279,7 +270,7 @@ export function createJudgeHandler(options: JudgeHandlerOptions = {}): JudgeHand
   /** `POST /convert?to=bag|flat`: read leniently, packed again through the chokepoint. */
   async function convert(
     request: Request,
-    received: Exclude<Awaited<ReturnType<typeof receivePack>>, { status: number }>,
+    received: BoundedPack,
   ): Promise<Response> {
     const to = new URL(request.url).searchParams.get("to");
     if (to !== "bag" && to !== "flat") {

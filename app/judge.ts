@@ -6,19 +6,13 @@
  *
  * @module
  */
-import { type ByteSource, bytesSource } from "../lib/bytes/mod.ts";
 import { checkLuggage, decodePack, judge, type Report } from "../lib/format/mod.ts";
 import { type PackSummary, summarisePack } from "../lib/home/mod.ts";
-import { openFileSource } from "../shell/host/files.ts";
 import { progressLine } from "../shell/host/progress.ts";
 import { scanPool } from "../shell/workers/scan_pool.ts";
 import { codecsForPack, digestsForPack } from "./codecs.ts";
-import type { PackInput } from "./land.ts";
+import { openPackInput, type PackInput } from "./pack_input.ts";
 import type { ReaderSettings } from "./workplace.ts";
-
-async function openInput(pack: PackInput): Promise<ByteSource & { close?: () => Promise<void> }> {
-  return "path" in pack ? await openFileSource(pack.path) : bytesSource(pack.bytes);
-}
 
 /**
  * `conformance`: the judge's report. A pack that fails is a report with `ok: false`, not an
@@ -29,7 +23,7 @@ async function openInput(pack: PackInput): Promise<ByteSource & { close?: () => 
  * @returns The report.
  */
 export async function judgePack(work: ReaderSettings, pack: PackInput): Promise<Report> {
-  const source = await openInput(pack);
+  const source = await openPackInput(pack);
   const progress = progressLine("checking", work.showProgress);
   const scans = scanPool();
   try {
@@ -54,7 +48,7 @@ export async function judgePack(work: ReaderSettings, pack: PackInput): Promise<
  * @returns The summary.
  */
 export async function inspectPack(work: ReaderSettings, pack: PackInput): Promise<PackSummary> {
-  const source = await openInput(pack);
+  const source = await openPackInput(pack);
   try {
     const digests = await digestsForPack(source);
     const decoded = await decodePack(source, { digests, limits: work.limits });

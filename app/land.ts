@@ -22,7 +22,6 @@
  */
 import { join } from "../shell/host/host_path.ts";
 import type { Imperative } from "../lib/scan/mod.ts";
-import { type ByteSource, bytesSource } from "../lib/bytes/mod.ts";
 import {
   type HostNameRules,
   instructionsFound,
@@ -35,7 +34,7 @@ import {
   receiptTarget,
 } from "../lib/format/mod.ts";
 import { zipEntryCount } from "../lib/zip/mod.ts";
-import { openFileSource } from "../shell/host/files.ts";
+import { openPackInput, type PackInput, packInputName } from "./pack_input.ts";
 import { probeHostNames, usualHostNames } from "../shell/host/host_names.ts";
 import { absolutePath } from "../shell/host/host_process.ts";
 import { progressLine } from "../shell/host/progress.ts";
@@ -54,9 +53,6 @@ import { mintUniqueId, passportReply, requirePassport } from "./passports.ts";
 import { OperationError } from "./refusal.ts";
 import { checkPackSignature, signatureBeside, type SignatureSummary } from "./signatures.ts";
 import type { Workplace } from "./workplace.ts";
-
-/** A pack to land: a file on this machine, or bytes that came in a request. */
-export type PackInput = { path: string } | { bytes: Uint8Array; name?: string };
 
 /** What to land, and how. */
 export interface LandRequest {
@@ -103,11 +99,6 @@ export type Landed = Record<string, unknown> & {
   already_landed?: true;
 };
 
-/** The name a pack is called by in sentences. */
-function nameOf(pack: PackInput): string {
-  return "path" in pack ? pack.path : pack.name ?? "the pack";
-}
-
 /**
  * `land`: every check runs before anything is written.
  *
@@ -118,10 +109,8 @@ function nameOf(pack: PackInput): string {
 export async function landPack(work: Workplace, request: LandRequest): Promise<Landed> {
   const beside = "path" in request.pack ? `${request.pack.path}.sig` : null;
   const armored = request.signature ??
-    (beside && "path" in request.pack ? await signatureBeside(request.pack.path) : null);
-  const source: ByteSource & { close?: () => Promise<void> } = "path" in request.pack
-    ? await openFileSource(request.pack.path)
-    : bytesSource(request.pack.bytes);
+    ("path" in request.pack ? await signatureBeside(request.pack.path) : null);
+  const source = await openPackInput(request.pack);
   // A new passport's thousands of small files are staged as each passes its checks, on another
   // core, while the rest is checked; they land only if the whole pack does.
   let out: LuggageOut | null = null;
@@ -156,7 +145,7 @@ export async function landPack(work: Workplace, request: LandRequest): Promise<L
       requireSigned: request.requireSigned === true || work.signing?.requireSigned === true,
       allowedSigners: request.allowedSigners ?? work.signing?.allowedSigners,
     }, {
-      pack: nameOf(request.pack),
+      pack: packInputName(request.pack),
       signature: request.signature === undefined && beside ? beside : "its signature",
     }, new Date(work.now()));
     if (request.into) return await mergeInto(work, landed, request.into, request, signature);
@@ -165,9 +154,11 @@ export async function landPack(work: Workplace, request: LandRequest): Promise<L
       throw new OperationError(
         "usage",
         "receipt-needs-into",
-        `${nameOf(request.pack)} is a receipt answering ${target}; merge it into that passport: ` +
-          `taskpack land ${nameOf(request.pack)} --into ${target}`,
-        nameOf(request.pack),
+        `${
+          packInputName(request.pack)
+        } is a receipt answering ${target}; merge it into that passport: ` +
+          `taskpack land ${packInputName(request.pack)} --into ${target}`,
+        packInputName(request.pack),
       );
     }
     const before = request.again || landed.digest === null

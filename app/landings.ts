@@ -67,10 +67,7 @@ export interface SentRecord {
  * @returns Its records (none when it has none).
  */
 export function sentPacks(state: PassportState): SentRecord[] {
-  const list = state[SENT_PACKS];
-  return Array.isArray(list)
-    ? list.filter((r): r is SentRecord => isPlainObject(r) && typeof r.digest === "string")
-    : [];
+  return recordsIn<SentRecord>(state, SENT_PACKS);
 }
 
 /**
@@ -91,9 +88,14 @@ export function withSent(state: PassportState, record: SentRecord): PassportStat
  * @returns Its records (none when it has none).
  */
 export function landedPacks(state: PassportState): LandedRecord[] {
-  const list = state[LANDED_PACKS];
+  return recordsIn<LandedRecord>(state, LANDED_PACKS);
+}
+
+/** The records a home-only list holds: each an object with a pack digest. */
+function recordsIn<T extends { digest: string }>(state: PassportState, field: string): T[] {
+  const list = state[field];
   return Array.isArray(list)
-    ? list.filter((r): r is LandedRecord => isPlainObject(r) && typeof r.digest === "string")
+    ? list.filter((r): r is T => isPlainObject(r) && typeof r.digest === "string")
     : [];
 }
 

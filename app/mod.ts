@@ -38,7 +38,8 @@ export {
   requirePassport,
 } from "./passports.ts";
 export { type Packed, packPassport, type PackRequest, recordSignature } from "./pack.ts";
-export { type Landed, landPack, type LandRequest, type PackInput } from "./land.ts";
+export { type Landed, landPack, type LandRequest } from "./land.ts";
+export type { PackInput } from "./pack_input.ts";
 export { inspectPack, judgePack } from "./judge.ts";
 export { type Converted, convertPack, targetEncoding } from "./convert.ts";
 export {

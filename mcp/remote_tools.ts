@@ -28,10 +28,9 @@ import {
   receiveInline,
   type Refusal,
 } from "../shell/http/request_bounds.ts";
-import type { Ask, LandingCheck } from "../lib/format/mod.ts";
 import { encodeBase64 } from "../lib/bytes/mod.ts";
 import { packBytes } from "./direct_tools.ts";
-import { LOCAL_TOOLS, signFor, tool, type ToolSpec } from "./tools.ts";
+import { LOCAL_TOOLS, packRequest, tool, type ToolSpec } from "./tools.ts";
 
 const { list, open, create, checkpoint, pack, land, answer } = LOCAL_TOOLS;
 
@@ -59,14 +58,8 @@ const remotePack = tool({
     try {
       const out = join(dir, name);
       const reply = await packPassport(work, {
-        id: a.id,
+        ...packRequest(a, work),
         out,
-        asks: a.asks as Partial<Ask>[] | undefined,
-        checks: a.checks as Partial<LandingCheck>[] | undefined,
-        kind: a.kind,
-        note: a.note,
-        maxInline: a.max_inline === "unlimited" ? Infinity : a.max_inline,
-        ...signFor(a.sign === true, work),
         sentTo: `${name}, returned over the home's MCP`,
       });
       const { signature, ...rest } = reply;

@@ -22,6 +22,7 @@ import {
   openPassport,
   OperationError,
   packPassport,
+  type PackRequest,
   type SignatureSummary,
   type Workplace,
 } from "../app/mod.ts";
@@ -254,18 +255,7 @@ const pack = tool({
     idempotentHint: false,
     openWorldHint: false,
   },
-  run: (a, work) =>
-    packPassport(work, {
-      id: a.id,
-      out: a.out,
-      files: a.files,
-      asks: a.asks as Partial<Ask>[] | undefined,
-      checks: a.checks as Partial<LandingCheck>[] | undefined,
-      kind: a.kind,
-      note: a.note,
-      maxInline: a.max_inline === "unlimited" ? Infinity : a.max_inline,
-      ...signFor(a.sign === true, work),
-    }),
+  run: (a, work) => packPassport(work, { ...packRequest(a, work), out: a.out, files: a.files }),
   summary: (r) =>
     `Wrote ${text(r.pack)} (${text(r.kind)}, ${text(r.encoding)}) from ${text(r.passport_id)}; ` +
     `${count(r.asks_recorded)} ask(s) recorded at home, ${count(r.luggage)} luggage file(s).` +
@@ -442,6 +432,30 @@ export const TOOLS: readonly ToolSpec<any>[] = [
 
 /** The local tools by name, for servers that serve variants of some (the home's inline packs). */
 export const LOCAL_TOOLS = { list, open, create, checkpoint, pack, land, answer } as const;
+
+/** What both `taskpack_pack` tools (paths here, bytes at the home) take, as a pack request. */
+export function packRequest(
+  a: {
+    id: string;
+    asks?: object[] | undefined;
+    checks?: object[] | undefined;
+    kind?: "handoff" | "receipt" | undefined;
+    note?: string | undefined;
+    max_inline?: number | "unlimited" | undefined;
+    sign?: boolean | undefined;
+  },
+  work: Workplace,
+): Omit<PackRequest, "out"> {
+  return {
+    id: a.id,
+    asks: a.asks as Partial<Ask>[] | undefined,
+    checks: a.checks as Partial<LandingCheck>[] | undefined,
+    kind: a.kind,
+    note: a.note,
+    maxInline: a.max_inline === "unlimited" ? Infinity : a.max_inline,
+    ...signFor(a.sign === true, work),
+  };
+}
 
 /**
  * What `sign: true` asks of `taskpack_pack`: the key this server was started with. A model

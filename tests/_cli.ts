@@ -49,3 +49,44 @@ export async function snapshot(dir: string): Promise<Map<string, string>> {
   await walk(dir, "");
   return out;
 }
+
+/** A server the CLI started: the URL it printed, and how to stop it. */
+export interface CliServer {
+  /** The URL from the first line it printed (`--json`). */
+  url: string;
+  /** Stops it (SIGTERM) and waits until it has gone. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `taskpack <args>` (a server, with `--json`) in a clean environment and waits for the
+ * first line it prints, the JSON object that names its URL.
+ */
+export async function startCliServer(
+  args: string[],
+  env: Record<string, string>,
+): Promise<CliServer> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, ...args],
+    env: { ...env, NO_COLOR: "1" },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let line = "";
+  while (!line.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`taskpack ${args[0]} ended before it printed its URL`);
+    line += value;
+  }
+  reader.releaseLock();
+  child.stdout.cancel().catch(() => {});
+  return {
+    url: JSON.parse(line.split("\n")[0]!).url,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
+}

@@ -12,9 +12,9 @@ import { buildPackObject, encodeBag, type Luggage, preparePack } from "../mod.ts
 import { encodeBase64 } from "../lib/bytes/mod.ts";
 import { BOUND_ENV } from "../shell/http/request_bounds.ts";
 import { nativeDigests } from "../shell/host/node_digests.ts";
+import { startCliServer } from "./_cli.ts";
 import { SAMPLE_OPTIONS, sampleState, streamBytes, tempDir } from "./_helpers.ts";
 
-const CLI = new URL("../cli.ts", import.meta.url).pathname;
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
@@ -80,32 +80,12 @@ async function start(
   const base = Deno.env.toObject();
   delete base.TASKPACK_TEAM_TOKEN;
   for (const name of Object.values(BOUND_ENV)) delete base[name];
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, ...args, "--port", "0", "--json"],
-    env: { ...base, ...ENV, ...env, NO_COLOR: "1" },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let line = "";
-  while (!line.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`${args[0]} ended early`);
-    line += value;
-  }
-  reader.releaseLock();
-  child.stdout.cancel().catch(() => {});
-  const url = new URL(JSON.parse(line.split("\n")[0]!).url);
-  return {
-    base: url.origin,
-    headers,
-    store,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-    },
-  };
+  const server = await startCliServer([...args, "--port", "0", "--json"], {
+    ...base,
+    ...ENV,
+    ...env,
+  });
+  return { base: new URL(server.url).origin, headers, store, stop: server.stop };
 }
 
 /** Every file under a folder, with its size: what "nothing written" compares. */

@@ -5,31 +5,18 @@
 import assert from "node:assert/strict";
 import { judge, signPackDigest } from "../mod.ts";
 import { encodeBase64 } from "../lib/bytes/mod.ts";
+import { startCliServer } from "./_cli.ts";
 import { REFERENCE_DIR, tempDir } from "./_helpers.ts";
-
-const CLI = new URL("../cli.ts", import.meta.url).pathname;
 
 async function startHome(store: string, extra: string[] = []) {
   const env = Deno.env.toObject();
   delete env.TASKPACK_TEAM_TOKEN;
   delete env.TASKPACK_REQUIRE_SIGNED;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, "serve-home", "--store", store, "--port", "0", "--json", ...extra],
-    env: { ...env, NO_COLOR: "1" },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let line = "";
-  while (!line.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("serve-home ended before it printed its URL");
-    line += value;
-  }
-  reader.releaseLock();
-  child.stdout.cancel().catch(() => {});
-  const { url } = JSON.parse(line.split("\n")[0]!);
+  const server = await startCliServer(
+    ["serve-home", "--store", store, "--port", "0", "--json", ...extra],
+    env,
+  );
+  const url = server.url;
   return {
     post: (body: Uint8Array, signature?: string) =>
       fetch(`${url}/p`, {
@@ -41,10 +28,7 @@ async function startHome(store: string, extra: string[] = []) {
         },
       }),
     list: async () => (await (await fetch(`${url}/p`)).json()).passports as unknown[],
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-    },
+    stop: server.stop,
   };
 }
 

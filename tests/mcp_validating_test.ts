@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
 import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
+import { startCliServer } from "./_cli.ts";
 import { tempDir } from "./_helpers.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
@@ -33,31 +34,17 @@ async function overStdio(store: string): Promise<Door> {
 }
 
 async function overHttp(store: string): Promise<Door> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, "mcp", "--http", "--port", "0", "--json", "--store", store],
-    env: environment(),
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let line = "";
-  while (!line.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("taskpack mcp --http ended before it printed its URL");
-    line += value;
-  }
-  reader.releaseLock();
-  child.stdout.cancel().catch(() => {});
-  const { url } = JSON.parse(line.split("\n")[0]!);
+  const server = await startCliServer(
+    ["mcp", "--http", "--port", "0", "--json", "--store", store],
+    environment(),
+  );
   const client = new Client({ name: "validating", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
   return {
     client,
     async close() {
       await client.close();
-      child.kill("SIGTERM");
-      await child.status;
+      await server.stop();
     },
   };
 }

@@ -42,6 +42,7 @@ export {
   checkPassportState,
   encodePassportState,
   messageOf,
+  PassportRecordError,
 } from "./store_record.ts";
 export {
   type FactState,

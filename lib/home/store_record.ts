@@ -64,3 +64,28 @@ export function encodePassportState(state: PassportState): string {
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * A stored passport that cannot be read as one (a KV record, a database row): which store,
+ * which passport, and what is wrong with it.
+ */
+export class PassportRecordError extends Error {
+  /** The passport. */
+  readonly id: string;
+  /** What is wrong with it. */
+  readonly reason: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param where The store.
+   * @param id The passport.
+   * @param reason What is wrong with it.
+   */
+  constructor(where: string, id: string, reason: string) {
+    super(`Cannot read passport ${id} in ${where}: ${reason}`);
+    this.name = "PassportRecordError";
+    this.id = id;
+    this.reason = reason;
+  }
+}

@@ -48,15 +48,10 @@ import {
   UnauthenticatedUser,
   validateVersion,
 } from "@a2a-js/sdk/server";
-import {
-  decodePack,
-  type Digests,
-  judge,
-  type Report,
-  TASKPACK_A2A_EXTENSION_URI,
-} from "../../mod.ts";
+import { type Digests, type Report, TASKPACK_A2A_EXTENSION_URI } from "../../mod.ts";
 import {
   DEFAULT_REQUEST_BOUNDS,
+  judgeReceived,
   receiveInline,
   type Refusal,
   type RequestBounds,
@@ -173,23 +168,12 @@ class JudgeExecutor implements AgentExecutor {
     this.#bounds = bounds;
   }
 
-  /** The report, or the refusal when the pack is past the bounds. */
+  /** The report, or the refusal when the pack is past the bounds (as `POST /conformance`). */
   async #judge(bytes: Uint8Array): Promise<Report | Refusal> {
     const received = receiveInline(bytes, this.#bounds);
     if ("status" in received) return received;
-    const options = {
-      ...(this.#digests ? { digests: this.#digests } : {}),
-      limits: received.limits,
-    };
-    // Decoded first, as POST /conformance does: a bound is refused before anything is inflated.
-    try {
-      await decodePack(received.source, options);
-    } catch (error) {
-      const refusal = received.refusalFor(error);
-      if (refusal) return refusal;
-    }
-    const report = await judge(received.source, { ...options, scanner: received.budget.scanner() });
-    return received.budget.exceeded ? received.budget.refusal() : report;
+    const judged = await judgeReceived(received, this.#digests);
+    return "status" in judged ? judged : judged.report;
   }
 
   async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -206,46 +190,20 @@ class JudgeExecutor implements AgentExecutor {
       metadata: undefined,
     };
     if (!bytes) {
-      task.status = {
-        state: TaskState.TASK_STATE_REJECTED,
-        message: {
-          messageId: crypto.randomUUID(),
-          contextId: context.contextId,
-          taskId: context.taskId,
-          role: Role.ROLE_AGENT,
-          parts: [textPart(
-            "Send the .taskpack or .taskpack.json as a file part (its raw bytes); nothing else " +
-              "is judged, and no URL is fetched.",
-          )],
-          metadata: undefined,
-          extensions: [],
-          referenceTaskIds: [],
-        },
-        timestamp: undefined,
-      };
+      task.status = rejected(context, [textPart(
+        "Send the .taskpack or .taskpack.json as a file part (its raw bytes); nothing else " +
+          "is judged, and no URL is fetched.",
+      )]);
     } else {
       const report = await this.#judge(bytes);
       if ("status" in report) {
         const { error, limit, max } = report;
-        task.status = {
-          state: TaskState.TASK_STATE_REJECTED,
-          message: {
-            messageId: crypto.randomUUID(),
-            contextId: context.contextId,
-            taskId: context.taskId,
-            role: Role.ROLE_AGENT,
-            parts: [textPart(error), {
-              content: { $case: "data", value: { error, limit, max } },
-              metadata: undefined,
-              filename: "",
-              mediaType: "application/json",
-            }],
-            metadata: undefined,
-            extensions: [],
-            referenceTaskIds: [],
-          },
-          timestamp: undefined,
-        };
+        task.status = rejected(context, [textPart(error), {
+          content: { $case: "data", value: { error, limit, max } },
+          metadata: undefined,
+          filename: "",
+          mediaType: "application/json",
+        }]);
         bus.publish(AgentEvent.task(task));
         bus.finished();
         return;
@@ -288,6 +246,24 @@ function packBytes(parts: readonly Part[]): Uint8Array | null {
     }
   }
   return null;
+}
+
+/** A rejected task's status: the agent's message, with the parts that say why. */
+function rejected(context: RequestContext, parts: Part[]): Task["status"] {
+  return {
+    state: TaskState.TASK_STATE_REJECTED,
+    message: {
+      messageId: crypto.randomUUID(),
+      contextId: context.contextId,
+      taskId: context.taskId,
+      role: Role.ROLE_AGENT,
+      parts,
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    timestamp: undefined,
+  };
 }
 
 function textPart(text: string): Part {

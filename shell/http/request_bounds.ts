@@ -21,8 +21,14 @@
  *
  * @module
  */
-import type { ReadLimits } from "../../lib/format/mod.ts";
-import { type ByteSource, bytesSource, concatBytes } from "../../lib/bytes/mod.ts";
+import {
+  type DecodedPack,
+  decodePack,
+  judge,
+  type ReadLimits,
+  type Report,
+} from "../../lib/format/mod.ts";
+import { type ByteSource, bytesSource, concatBytes, type Digests } from "../../lib/bytes/mod.ts";
 import { type LuggageScanner, type ScannerFactory, TextScanner } from "../../lib/scan/mod.ts";
 
 /** The bounds on one request (see {@linkcode DEFAULT_REQUEST_BOUNDS}). */
@@ -316,6 +322,53 @@ export interface BoundedPack {
    * the central directory, before inflating) or the spent budget; else null.
    */
   refusalFor(error: unknown): Refusal | null;
+}
+
+/** A received pack, judged: the report, and the pack as decoded or why it could not be. */
+export type JudgedPack =
+  | { report: Report; decoded: DecodedPack; readError?: undefined }
+  | { report: Report; decoded: null; readError: unknown };
+
+/**
+ * Judges a received pack as every route that judges one does: decoded first, so that a bound
+ * is refused from the central directory before anything is inflated, then judged on the work
+ * budget. A pack that cannot be decoded is still judged (the report says why it fails).
+ *
+ * @param received The pack, received within the bounds.
+ * @param digests The digests to judge with (default: the portable ones).
+ * @returns The judgement, or the refusal when a bound or the budget was passed.
+ *
+ * @example Usage
+ * ```ts
+ * import { judgeReceived, receiveInline, resolveBounds } from "./request_bounds.ts";
+ * import { assert } from "@std/assert";
+ *
+ * const received = receiveInline(new TextEncoder().encode("{}"), resolveBounds());
+ * assert("source" in received);
+ * const judged = await judgeReceived(received);
+ * assert("report" in judged && !judged.report.ok && judged.decoded === null);
+ * ```
+ */
+export async function judgeReceived(
+  received: BoundedPack,
+  digests?: Digests,
+): Promise<JudgedPack | Refusal> {
+  const options = { ...(digests ? { digests } : {}), limits: received.limits };
+  let decoded: DecodedPack | null = null;
+  let readError: unknown;
+  try {
+    decoded = await decodePack(received.source, options);
+  } catch (error) {
+    const refusal = received.refusalFor(error);
+    if (refusal) return refusal;
+    readError = error;
+  }
+  const report = await judge(received.source, {
+    ...options,
+    scanner: received.budget.scanner(),
+  });
+  if (received.budget.exceeded) return received.budget.refusal();
+  return decoded ? { report, decoded } : { report, decoded: null, readError };
 }
 
 /**

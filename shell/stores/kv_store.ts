@@ -45,11 +45,14 @@ import {
   checkPassportState,
   encodePassportState,
   messageOf,
+  PassportRecordError,
   type PassportStore,
   StoreConflictError,
   type StoreListing,
   summarise,
 } from "../../lib/home/mod.ts";
+
+export { PassportRecordError };
 import { isPassportId, type PassportState } from "../../lib/format/mod.ts";
 
 /** One part of a KV key (as `Deno.KvKeyPart`). */
@@ -139,28 +142,6 @@ interface Head {
   chunks: number;
   bytes: number;
   summary: { title: string; updated_at: string } | null;
-}
-
-/** A passport record in KV that cannot be read as a passport. */
-export class PassportRecordError extends Error {
-  /** The passport. */
-  readonly id: string;
-  /** What is wrong with it. */
-  readonly reason: string;
-
-  /**
-   * Creates the error.
-   *
-   * @param where The store.
-   * @param id The passport.
-   * @param reason What is wrong with it.
-   */
-  constructor(where: string, id: string, reason: string) {
-    super(`Cannot read passport ${id} in ${where}: ${reason}`);
-    this.name = "PassportRecordError";
-    this.id = id;
-    this.reason = reason;
-  }
 }
 
 /**

@@ -43,6 +43,7 @@ import {
   checkPassportState,
   encodePassportState,
   messageOf,
+  PassportRecordError,
   type PassportStore,
   StoreConflictError,
   type StoreListing,
@@ -101,26 +102,7 @@ interface Pool {
 }
 
 /** A row of a passports table that cannot be read as a passport. */
-export class PassportRowError extends Error {
-  /** The passport. */
-  readonly id: string;
-  /** What is wrong with it. */
-  readonly reason: string;
-
-  /**
-   * Creates the error.
-   *
-   * @param where The store.
-   * @param id The passport.
-   * @param reason What is wrong with it.
-   */
-  constructor(where: string, id: string, reason: string) {
-    super(`Cannot read passport ${id} in ${where}: ${reason}`);
-    this.name = "PassportRowError";
-    this.id = id;
-    this.reason = reason;
-  }
-}
+export { PassportRecordError as PassportRowError };
 
 /** The connection pool several stores (tables) of one database share. */
 class Connection {
@@ -497,17 +479,17 @@ export class PostgresStore implements PassportStore {
     try {
       state = parseJsonStrict(String(row.state));
     } catch (error) {
-      throw new PassportRowError(this.where, id, messageOf(error));
+      throw new PassportRecordError(this.where, id, messageOf(error));
     }
     const s = state as PassportState;
     if (typeof state !== "object" || state === null || Array.isArray(state)) {
-      throw new PassportRowError(this.where, id, "the state is not a JSON object");
+      throw new PassportRecordError(this.where, id, "the state is not a JSON object");
     }
     if (s.id !== id) {
-      throw new PassportRowError(this.where, id, `the state names ${String(s.id)}`);
+      throw new PassportRecordError(this.where, id, `the state names ${String(s.id)}`);
     }
     if (s.version !== Number(row.version)) {
-      throw new PassportRowError(
+      throw new PassportRecordError(
         this.where,
         id,
         `the state says version ${String(s.version)}, the row ${String(row.version)}`,
